@@ -1,7 +1,6 @@
 """The figures of notebook 15: the headline (one journal column) and the first-order appendix figure.
 
-Plotted values are rounded to 8 significant digits: the last bits of a sum differ between machines.
-"""
+Plotted values are rounded to 8 significant digits: the last bits of a sum differ between machines."""
 
 from __future__ import annotations
 
@@ -26,11 +25,11 @@ _STYLE |= {"grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": Fal
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
 
-def levels_and_thresholds(
-    levels: pd.DataFrame, exponents: pd.DataFrame, crossings: pd.DataFrame, discount: str = "log2"
-) -> Figure:
-    """The headline: (a) the standardized gap under 1/r with an uncertain top against n, beside its limit; (b) the
-    fitted growth exponent of nDCG@n^a's standardized gap under ``discount`` against a, beside the law."""
+def headline_figure(results: Path, discount: str = "log2") -> Figure:
+    """The headline, from the run's tables: (a) the standardized gap under 1/r with an uncertain top against n, beside
+    its limit; (b) the fitted growth exponent of nDCG@n^a's standardized gap under ``discount`` against a, beside the
+    law."""
+    levels, exponents, crossings = (read_table(results / TABLES[role]) for role in ("zipf", "exponents", "crossings"))
     with column_figure(12.0, 2, 1, height_ratios=[1, 1.15]) as (fig, (top, bottom)):
         uncertain = levels[levels["hi"] < 1]
         pairs = uncertain.groupby(["better", "worse"], sort=False)
@@ -75,10 +74,9 @@ def first_order(gaps: pd.DataFrame) -> Figure:
 
     with matplotlib.rc_context(_STYLE):
         groups = list(gaps.groupby(["model", "better", "worse"], sort=False))
-        cols = 2
-        rows = math.ceil(len(groups) / cols)
+        rows = math.ceil(len(groups) / 2)
         fig = Figure(figsize=(2 * COLUMN_WIDTH_CM / 2.54, (4.2 * rows + 1.0) / 2.54), layout="constrained")
-        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+        axes = np.atleast_1d(fig.subplots(rows, 2, squeeze=False)).ravel()
         for ax, ((label, better, worse), g) in zip(axes, groups, strict=False):
             for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
                 s = s.sort_values("n")
@@ -96,11 +94,6 @@ def first_order(gaps: pd.DataFrame) -> Figure:
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False)
     return fig
-
-
-def headline_figure(results: Path) -> Figure:
-    """:func:`levels_and_thresholds` from the run's tables."""
-    return levels_and_thresholds(*(read_table(results / TABLES[role]) for role in ("zipf", "exponents", "crossings")))
 
 
 HEADLINE = Headline.from_tables(

@@ -1,8 +1,7 @@
 r"""The derived quantities of notebook 15, derivations (a)-(d) of the Theory page (``docs/theory.md``).
 
 Binary probit model, rankers A (better) and B of the ``bayes`` / ``noisy(sigma)`` family with gain profiles ``g_A``,
-``g_B`` and first-order constants ``c_A < c_B``; ``U_f`` is an item's upper score quantile under f.
-"""
+``g_B`` and first-order constants ``c_A < c_B``; ``U_f`` is an item's upper score quantile under f."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ def first_order_limit(
     r"""(a) The discount-free limit ``p (c_B - c_A) / sd(h)`` of ``d / sqrt(n)`` under slowly varying discounts.
 
     ``h = y L + M`` (``L = ln(U_B / U_A)``, ``M = Psi_B(U_B) - Psi_A(U_A)``, ``Psi_f(u) = int_u^1 g_f(v) / v dv``) is
-    the Hajek projection of ``T_n = sum_r (y_B(r) - y_A(r)) ln r``; its variance is estimated from ``draws`` items.
-    """
+    the Hajek projection of ``T_n = sum_r (y_B(r) - y_A(r)) ln r``; its variance is estimated from ``draws`` items."""
     model, better, worse = _check_pair(model, better, worse)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(15, 1)))
     x = rng.standard_normal(draws)
@@ -86,8 +84,7 @@ def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Rank
 def mcdiarmid_bound(expected_gap: float, n: int, top_weight: float, last_weight: float) -> float:
     r"""(b) McDiarmid's bound ``exp(-2 E[F]^2 / (n c^2))``, ``c = 2 (D(1) - D(n))``, on ``P(DCG_A - DCG_B <= 0)``.
 
-    1 when the expected gap is not positive.
-    """
+    1 when the expected gap is not positive."""
     if expected_gap <= 0:
         return 1.0
     c = 2 * (top_weight - last_weight)
@@ -103,8 +100,7 @@ def mcdiarmid_first_order(
     dn, d1 = float(d(np.array([n]))[0]), float(d(np.array([1.0]))[0])
     delta_c = theory.c_coefficient(model, worse) - theory.c_coefficient(model, better)
     e = float(theory.eps(d, float(n)))
-    p = model.mean_grade
-    return math.exp(-n * (p * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
+    return math.exp(-n * (model.mean_grade * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
 
 
 def mcdiarmid_informative_n(
@@ -128,8 +124,7 @@ _EXACT = 2048  # top ranks whose expected gains come from the order statistics (
 def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n: int) -> dict[str, float]:
     r"""(d) Under ``D = 1/r`` at length n: the exact mean DCG gap ``mean_gap`` and ``var_ind``, the variance if every
     grade were independent (it ignores the items the two heads share); the first 2048 ranks exactly, the rest as the
-    midpoint integral of ``g_f(r / (n + 1))``.
-    """
+    midpoint integral of ``g_f(r / (n + 1))``."""
     model, better, worse = _check_pair(model, better, worse)
     ga, gb = theory.gain_profile(model, better), theory.gain_profile(model, worse)
     count = min(n, _EXACT)
@@ -149,8 +144,7 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
 @functools.lru_cache(maxsize=64)
 def zipf_limit(model: str | Model, better: str | Ranker, worse: str | Ranker) -> dict[str, float]:
     r"""(d) The limit under ``D = 1/r``: ``mu = int_0^1 (g_A(t) - g_B(t)) / t dt``, ``var = hi (1 - hi) pi^2 / 3``,
-    the standardized gap and P(correct) (infinite and 1 with a certain top, hi = 1).
-    """
+    the standardized gap and P(correct) (infinite and 1 with a certain top, hi = 1)."""
     model, better, worse = _check_pair(model, better, worse)
     mu = theory.gain_profile(model, better).integral("zipf") - theory.gain_profile(model, worse).integral("zipf")
     var = 2 * model.hi * (1 - model.hi) * ZETA2
@@ -164,8 +158,7 @@ def zipf_limit_probability(
     mu: float, hi: float, *, exact_terms: int = 2000, t_max: float = 400.0, step: float = 0.004
 ) -> float:
     r"""``P(mu + W > 0)`` for ``W = sum_r (xi_r - xi'_r) / r``, xi, xi' i.i.d. ``Bernoulli(hi)``, by Gil-Pelaez
-    inversion of W's characteristic function (exact for ``r <= exact_terms``, a polygamma series beyond).
-    """
+    inversion of W's characteristic function (exact for ``r <= exact_terms``, a polygamma series beyond)."""
     c = hi * (1 - hi)
     t = np.arange(step, t_max + step / 2, step)
     log_phi = np.zeros_like(t)

@@ -1,19 +1,14 @@
-r"""Exact samples of the heads of several rankers' lists on very long simulated lists (notebook 15).
-
-Binary probit model; rankers ``bayes`` and ``noisy(sigma)``, with standardized scores ``s_f``. Each ranker's *head* is
-its items above ``tau_f``, ``P(s_f > tau_f) = top / n``: exactly its first ``K_f ~ Binomial(n, top / n)`` ranks. The
-union of the heads is drawn exactly (a multinomial over its pieces, each piece by rejection from one ranker's normal
-tail), the number of relevant items outside it as a binomial, and under ``D = 1/r`` each ranker's ranks below its head
-by their conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`; the variance this changes is bounded by
-:func:`tail_variance_bound`). Short lists are drawn whole. Derivation and bound: the Theory page, section (d).
-"""
+r"""Exact samples of the heads of several rankers' lists on very long simulated lists (notebook 15), binary probit
+model, rankers ``bayes`` and ``noisy(sigma)``: each ranker's head (its items above ``tau_f``, ``P(s_f > tau_f) =
+top / n``) drawn exactly, the ranks below it by expectation (:meth:`JointTop.tail_dcg`); short lists drawn whole.
+Method and variance bound (:func:`tail_variance_bound`): the Theory page (``docs/theory.md``), section (d)."""
 
 from __future__ import annotations
 
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -37,27 +32,19 @@ class Head:
     full: bool
 
 
-@dataclass(frozen=True)
 class JointTop:
     """Exact joint sampler of the heads (expected size ``top``) of distinct bayes / noisy rankers on n items."""
 
-    model: Model
-    rankers: tuple[Ranker, ...]
-    n: int
-    top: int
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
-
     def __init__(self, model: str | Model, rankers: Sequence[str | Ranker], n: int, top: int) -> None:
-        model = parse_model(model)
-        rankers = tuple(parse_ranker(r) for r in rankers)
+        model, rankers = parse_model(model), tuple(parse_ranker(r) for r in rankers)
         if model.grades != 1:
             raise ValueError(f"the sampler draws binary grades, got {str(model)!r}")
         if not rankers or any(r.kind not in ("bayes", "noisy") for r in rankers) or len(set(rankers)) != len(rankers):
             raise ValueError(f"rankers must be distinct bayes or noisy(sigma) rankers, got {[str(r) for r in rankers]}")
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
-        for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
-            object.__setattr__(self, name, value)
+        self.model, self.rankers, self.n, self.top = model, rankers, n, top
+        self._cache: dict[tuple[int, int], float] = {}
 
     @property
     def full(self) -> bool:
@@ -110,73 +97,61 @@ class JointTop:
         _, _, slope, spread = self._shape
         return slope[:, None] * x[None, :] + spread[:, None] * rng.standard_normal((len(self.rankers), x.size))
 
-    def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """``count`` items of ``R_f`` outside the earlier heads: (x, scores)."""
+    def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``count`` items of ``R_f`` outside the earlier heads, batch by batch: (x, scores)."""
         q, tau, slope, spread = self._shape
-        xs, ss = [], []
-        need = count
-        while need > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
-            batch = max(16, int(need * 1.3) + 8)
+        while count > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
+            batch = max(16, int(count * 1.3) + 8)
             s_f = -ndtri(q[f] * rng.random(batch))  # s_f | s_f > tau_f, by inversion of the normal tail
             # x | s_f ~ N(slope s_f, spread^2): the same correlation as s_f | x
             x = s_f if spread[f] == 0 else slope[f] * s_f + spread[f] * rng.standard_normal(batch)
             scores = self._scores_given_x(rng, x)
             scores[f] = s_f
-            take = np.flatnonzero(np.all(scores[:f] <= tau[:f, None], axis=0))[:need]  # outside the earlier heads
-            xs.append(x[take])
-            ss.append(scores[:, take])
-            need -= take.size
-        return np.concatenate(xs), np.concatenate(ss, axis=1)
+            take = np.flatnonzero(np.all(scores[:f] <= tau[:f, None], axis=0))[:count]  # outside the earlier heads
+            yield x[take], scores[:, take]
+            count -= take.size
 
     def draw(self, rng: np.random.Generator) -> Head:
         """One replicate: every ranker's head in rank order, and the number of relevant items."""
         if self.full:
             x = rng.standard_normal(self.n)
             scores = self._scores_given_x(rng, x)
-            y = (rng.random(self.n) < self.model.eta(x)).astype(np.float64)
-            grades = tuple(y[np.argsort(-scores[f], kind="stable")] for f in range(len(self.rankers)))
-            return Head(grades, tuple([self.n] * len(self.rankers)), int(y.sum()), True)
-        q, tau, _, _ = self._shape
-        left, share = self.n, 1.0
-        parts = []
-        for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
-            count = int(rng.binomial(left, min(piece / share, 1.0)))
-            left -= count
-            share -= piece
-            parts.append(self._draw_piece(rng, f, count))
-        x = np.concatenate([part[0] for part in parts])
-        scores = np.concatenate([part[1] for part in parts], axis=1)
+        else:
+            left, share = self.n, 1.0
+            parts = []
+            for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
+                count = int(rng.binomial(left, min(piece / share, 1.0)))
+                left -= count
+                share -= piece
+                parts += self._draw_piece(rng, f, count)
+            x, scores = (np.concatenate(drawn, axis=-1) for drawn in zip(*parts, strict=True))
         y = (rng.random(x.size) < self.model.eta(x)).astype(np.float64)
-        relevant = int(y.sum()) + int(rng.binomial(self.n - x.size, self.outside_relevance))
-        heads = [np.flatnonzero(s > t) for s, t in zip(scores, tau, strict=True)]  # the items above the threshold
-        orders = [h[np.argsort(-scores[f, h], kind="stable")] for f, h in enumerate(heads)]
-        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), relevant, False)
+        outside = 0 if self.full else int(rng.binomial(self.n - x.size, self.outside_relevance))
+        heads = np.full(scores.shape, True) if self.full else scores > self._shape[1][:, None]  # above the threshold
+        orders = [np.flatnonzero(h)[np.argsort(-s[h], kind="stable")] for s, h in zip(scores, heads, strict=True)]
+        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside, self.full)
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th
-        item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``.
-        """
+        item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``."""
         if self.full:
             return 0.0
-        if (f, count) not in self._cache:
-            self._cache[f, count] = self._tail(f, count)
-        return self._cache[f, count]
-
-    def _tail(self, f: int, count: int) -> float:
+        if (f, count) in self._cache:
+            return self._cache[f, count]
         q = float(self._shape[0][f])
         gain = theory.gain_profile(self.model, self.rankers[f])
-        big = self.n - count
-        exact = 4096
+        big, exact = self.n - count, 4096
         if big <= 3 * exact:
             j = np.arange(1, big + 1, dtype=np.float64)
-            return math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        # The first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
-        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
-        j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
-        total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
-        for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
-            total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half
+            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        else:  # the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+            # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral
+            j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
+            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+            a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
+            for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
+                total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half
+        self._cache[f, count] = total
         return total
 
 

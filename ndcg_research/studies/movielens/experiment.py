@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -52,23 +53,17 @@ def ndcg_values(
     """Per-query nDCG, shape (systems, gains, discounts, ks, queries); ``ks``: cut-offs (None: the whole list);
     ``columns``: a sub-list of each query (:func:`sample_lists`), whose own grades give the ideal."""
     systems = problem.systems if systems is None else tuple(systems)
-    unknown = [s for s in systems if s not in problem.scores]
-    if unknown:
+    if unknown := [s for s in systems if s not in problem.scores]:
         raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
     ks = list(ks)  # a generator would be used up by the first of the loops below
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
-    if columns is None:
-        grades = problem.grades
-        scores = {s: problem.scores[s] for s in systems}
-    else:
-        columns = np.asarray(columns)
-        if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
-            raise ValueError(
-                f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}"
-            )
-        grades = np.take_along_axis(problem.grades, columns, 1)
-        scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
+    every = np.broadcast_to(np.arange(problem.grades.shape[1]), problem.grades.shape)  # the whole lists
+    columns = every if columns is None else np.asarray(columns)
+    if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
+        raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
+    grades = np.take_along_axis(problem.grades, columns, 1)
+    scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
     out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
     for g, gain in enumerate(gain_fns):
         gained = kernels.apply_gain(gain, grades, name="grades")
@@ -76,8 +71,7 @@ def ndcg_values(
         # kernel as the systems' for every discount and k (kernels.ideal_dcg would partition per (d, k)).
         ideal_order = -np.sort(-gained, axis=1)
         ideal = np.array([[kernels.ranked_dcg(ideal_order, d, k) for k in ks] for d in discount_fns])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            inverse = np.where(ideal > 0, 1.0 / ideal, np.nan)  # (discounts, ks, queries)
+        inverse = np.divide(1.0, ideal, out=np.full(ideal.shape, np.nan), where=ideal > 0)  # (discounts, ks, queries)
         for i, s in enumerate(systems):
             ranked = ranked_gains(gained, scores[s], None, "average")
             for j, d in enumerate(discount_fns):
@@ -141,22 +135,13 @@ def list_length_values(
     return total / np.array([1 if n is None else replicates for n in ns])[:, None, None, None, None]
 
 
-def compare_table(
-    values: np.ndarray,
-    systems: Sequence[str],
-    labels: Mapping[str, Sequence[Any]],
-    *,
-    test: str = "t",
-    correction: str = "holm",
-    confidence: float = 0.95,
-    n_resamples: int = 1000,
-    seed: int = 0,
-) -> tuple[Any, Any]:
-    """:func:`ndcg_research.stats.compare_systems` on every slice of ``values`` (labels..., systems, queries; a NaN
-    query is left out of its slice), its ``systems`` and ``pairs`` tables stacked after the label columns."""
+def compare_table(values: np.ndarray, systems: Sequence[str], labels: Mapping[str, Sequence[Any]]) -> tuple[Any, Any]:
+    """:func:`ndcg_research.stats.compare_systems` (paired t tests, Holm, 95% intervals, as notebook 08's text says)
+    on every slice of ``values`` (labels..., systems, queries; a NaN query is left out of its slice), its ``systems``
+    and ``pairs`` tables stacked after the label columns."""
     values = np.asarray(values, dtype=np.float64)
     system_parts, pair_parts = [], []
-    options = dict(test=test, correction=correction, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    options = dict(test="t", correction="holm", confidence=0.95, n_resamples=1000, seed=0)
     for index, head in _slices(values, systems, labels, "queries"):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
@@ -198,7 +183,6 @@ def query_set_tables(
     swap_trials: int,
     test: str = "bootstrap",
     n_resamples: int = 1000,
-    alpha: float = threshold("significance_level"),
     reference: tuple[int, ...] | None = None,
     seed: int = 0,
 ) -> tuple[Any, Any, Any]:
@@ -221,13 +205,12 @@ def query_set_tables(
         warnings.warn(
             f"swap rates compare two disjoint sets of users, so a size must be at most half the {n_users} users "
             f"(queries): none of sizes {list(sizes)} fits; the swap rates use {n_users // 2}, the largest that does",
-            UserWarning,
             stacklevel=2,
         )
         swap_sizes = [n_users // 2]
     ref_means = values[reference if reference is not None else (0,) * len(labels)].mean(axis=-1)
     power_rows, swap_parts, agree_rows = [], [], []
-    options = dict(test=test, n_resamples=n_resamples, alpha=alpha, seed=seed)
+    options = dict(test=test, n_resamples=n_resamples, alpha=threshold("significance_level"), seed=seed)
     for index, head in slices:
         matrix = values[index]
         for size, rows in subsets.items():
@@ -271,35 +254,32 @@ def first_order_table(
     """The first-order law of notebook 03 on real lists: ``c_estimate``, the mean of (1 - nDCG_q) / eps_D(n_q) over
     the queries, is the same for every slowly varying D if the law holds (``values``: :func:`list_length_values`)."""
     rows = []
-    for i, n in enumerate(ns):
+    for (i, n), (d, discount) in product(enumerate(ns), enumerate(discounts)):
+        if parse_discount(discount, builtin_only=True).decay != "slowly varying":
+            continue
         length = list_lengths(problem, n).astype(np.float64)
-        for d, discount in enumerate(discounts):
-            if parse_discount(discount, builtin_only=True).decay != "slowly varying":
-                continue
-            e = eps(discount, length)
-            for s, system in enumerate(systems):
-                for g, gain in enumerate(gains):
-                    v = values[i, s, g, d]
-                    ok = ~np.isnan(v)
-                    mean_length = float(length[ok].mean())
-                    rows.append(
-                        dict(list_length=list_length_label(n), system=system, gain=gain, discount=discount)
-                        | dict(mean_length=mean_length, eps=float(eps(discount, mean_length)))
-                        | dict(one_minus_ndcg=float(1 - v[ok].mean()), c_estimate=float(((1 - v[ok]) / e[ok]).mean()))
-                    )
+        e = eps(discount, length)
+        for (s, system), (g, gain) in product(enumerate(systems), enumerate(gains)):
+            v = values[i, s, g, d]
+            ok = ~np.isnan(v)
+            mean_length = float(length[ok].mean())
+            rows.append(
+                dict(list_length=list_length_label(n), system=system, gain=gain, discount=discount)
+                | dict(mean_length=mean_length, eps=float(eps(discount, mean_length)))
+                | dict(one_minus_ndcg=float(1 - v[ok].mean()), c_estimate=float(((1 - v[ok]) / e[ok]).mean()))
+            )
     return pd.DataFrame(rows)
 
 
-def decisions_against(
-    means: Any, pairs: Any, *, column: str, reference: str, alpha: float = threshold("significance_level")
-) -> tuple[Any, Any]:
-    """Each pair's decision (+1, -1, or 0: not significant at ``alpha``) in every slice of :func:`compare_table`'s
-    tables against the slice where the label ``column`` is ``reference`` (e.g. cut-off "all"), the other label
-    columns grouping; and per slice the decisions changed, orders reversed, mean shift and Kendall's tau."""
+def decisions_against(means: Any, pairs: Any, *, column: str, reference: str) -> tuple[Any, Any]:
+    """Each pair's decision (+1, -1, or 0: not significant at the findings' level) in every slice of the tables of
+    :func:`compare_table` against the slice where label ``column`` is ``reference`` (e.g. cut-off "all"), the other
+    labels grouping; and per slice the decisions changed, orders reversed, mean shift and Kendall's tau."""
     labels = list(means.columns[: list(means.columns).index("system")])
     if column not in labels:
         raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
     groups = [c for c in labels if c != column]
+    alpha = threshold("significance_level")
     decision = np.where(pairs["pvalue_adjusted"] < alpha, np.sign(pairs["difference"]), 0).astype(int)
     pairs = pairs.assign(decision=decision)
     keys = groups + ["system_a", "system_b"]
@@ -342,7 +322,6 @@ def convention_values(
                 refused[convention] = str(error)
                 values[c] = np.nan
                 break
-            per_query = per_query.assign(query=per_query["query"].astype(str))
-            table = per_query.pivot(index="query", columns="measure", values="value").reindex(queries)
-            values[c, :, s] = table[list(measures)].to_numpy().T
+            table = per_query.astype({"query": str}).pivot(index="query", columns="measure", values="value")
+            values[c, :, s] = table.reindex(queries)[list(measures)].to_numpy().T
     return values, refused

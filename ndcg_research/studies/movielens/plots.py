@@ -155,17 +155,16 @@ def cutoff_panels(
         t = means[(means.gain == gains[0]) & (means.system == s)]
         mean, bars = centre_and_bars(t)
         axes[0].errorbar(xk + (c - 2.5) * 0.05, mean, yerr=bars, marker="o", ms=3, color=f"C{c}", label=s, capsize=2)
-    axes[0].set_xticks(xk, names)
     axes[0].set(ylabel="mean nDCG (log2, 95% interval)", title=f"{len(systems)} systems, gain = {gains[0]}")
-    axes[0].legend(fontsize=7)
     for c, gain in enumerate(gains):
         t = summary[summary.gain == gain]
         axes[1].plot(xk, plotted_column(t, "significant"), marker="o", color=f"C{c}", label=f"{gain}: significant")
         changed = plotted_column(t, "decisions_changed")
         axes[1].plot(xk, changed, marker="s", ls="--", color=f"C{c}", label=f"{gain}: changed vs whole")
-    axes[1].set_xticks(xk, names)
     axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
-    axes[1].legend(fontsize=7)
+    for ax in axes:
+        ax.set_xticks(xk, names)
+        ax.legend(fontsize=7)
     return fig
 
 

@@ -62,11 +62,11 @@ def movielens_problem(
         out[padding] = fill
         return out
 
-    docs = compact(np.broadcast_to(split.items.astype(str), split.shape).astype(object), "")
+    docs = compact(np.broadcast_to(split.items.astype(str), split.train.shape).astype(object), "")
     scores = {name: compact(score_items(name, split.interactions, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
-    notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
+    notes = {"test_fraction": split.test_fraction, "n_items": split.items.size, **counts}
     return RankingProblem("MovieLens-100k", split.users, docs, compact(split.test, 0.0), lengths, scores, sha256, notes)
 
 
@@ -81,8 +81,7 @@ def trec_problem(
     for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
         (f"run {r!r}", t, ("query", "doc", "score")) for r, t in runs.items()
     ]:
-        missing = [c for c in columns if c not in getattr(table, "columns", ())]
-        if missing:
+        if missing := [c for c in columns if c not in getattr(table, "columns", ())]:
             raise ValueError(f"{what} must be a DataFrame with columns {', '.join(columns)}; missing {missing}")
     judged = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str})
     retrieved = {r: t[["query", "doc", "score"]].astype({"query": str, "doc": str}) for r, t in runs.items()}

@@ -59,10 +59,6 @@ class Split:
     test_fraction: float
 
     @property
-    def shape(self) -> tuple[int, int]:
-        return self.train.shape
-
-    @property
     def interactions(self) -> np.ndarray:
         """The binary training matrix X (1.0 where the user rated the item in training)."""
         return (self.train > 0).astype(np.float64)
@@ -78,8 +74,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     the test set (equal timestamps: the larger item id counts as later)."""
     if not 0 < test_fraction < 1:
         raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}")
-    missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
-    if missing:
+    if missing := [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]:
         raise ValueError(f"ratings must be a DataFrame with columns user, item, rating, timestamp; missing {missing}")
     rating = ratings["rating"].to_numpy(dtype=np.float64)
     if rating.size == 0 or not np.all(rating > 0):
@@ -130,15 +125,13 @@ def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.nda
         return np.broadcast_to(X.sum(axis=0), X.shape).copy()
     if name == "random":
         return np.random.default_rng(np.random.SeedSequence(seed)).random(X.shape)
-    if name == "itemknn":
-        sim = keep_top_neighbours(cosine_similarity(X.T), params["k"])  # (items, items), row i: neighbours of i
-        return _quantize(X @ sim.T)
-    if name == "userknn":
-        sim = keep_top_neighbours(cosine_similarity(X), params["k"])  # (users, users)
-        return _quantize(sim @ X)
-    if name == "puresvd":
-        return _quantize(_puresvd(X, params["factors"], seed))
-    return _quantize(_ease(X, params["l2"]))
+    learnt = {  # itemknn: S is (items, items), row i the neighbours of i; userknn: S is (users, users)
+        "itemknn": lambda: X @ keep_top_neighbours(cosine_similarity(X.T), params["k"]).T,
+        "userknn": lambda: keep_top_neighbours(cosine_similarity(X), params["k"]) @ X,
+        "puresvd": lambda: _puresvd(X, params["factors"], seed),
+        "ease": lambda: _ease(X, params["l2"]),
+    }
+    return _quantize(learnt[name]())
 
 
 def _quantize(scores: np.ndarray) -> np.ndarray:

@@ -42,68 +42,54 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
     """The sampled lists by list length: their mean length, the mean share of relevant items, and the share of users
     whose share of test items is kept (at least one relevant item in the sample)."""
     share = problem.relevant_counts() / problem.lengths
+    sizes = np.array([rd.list_lengths(problem, n) for n in lengths])  # (lengths, users)
+    relevant = np.array([rd.relevant_in_lists(problem, n) for n in lengths])
     return pd.DataFrame(
         {
             "list_length": list(labels),
-            "mean_length": [rd.list_lengths(problem, n).mean() for n in lengths],
-            "mean_share_relevant": [
-                (rd.relevant_in_lists(problem, n) / rd.list_lengths(problem, n)).mean() for n in lengths
-            ],
-            "users_with_share_kept": [np.mean(np.rint(rd.list_lengths(problem, n) * share) >= 1) for n in lengths],
+            "mean_length": sizes.mean(axis=1),
+            "mean_share_relevant": (relevant / sizes).mean(axis=1),
+            "users_with_share_kept": (np.rint(sizes * share) >= 1).mean(axis=1),
         }
     )
 
 
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:
     """Question 1 (list length), with the verdicts ``f`` of :func:`.findings.list_length_findings`."""
-    n0, n1, g0 = f["n0"], f["n1"], f["gains"][0]
+    n0, n1, g0, slow = f["n0"], f["n1"], f["gains"][0], f["slow"]
     means = means.assign(list_length=means.list_length.astype(str))
     mean_length = means.groupby("list_length", sort=False)["mean_length"].first()
-    items: list[Item] = [
-        f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of "
-        f"test items, and at the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - "
-        f"worst ranker"
-    ]
     t = means[(means.gain == g0) & means.list_length.isin([n0, n1])]
     drift = pivot(t, ["discount", "list_length"], "system", "mean")
     drift = drift.reindex(pd.MultiIndex.from_product([f["discounts"], [n0, n1]], names=["discount", "n"]))
     drift["spread"] = [f["spread"][(g0, d)][0 if n == n0 else 1] for d, n in drift.index]
-    items.append(rounded(drift.rename(columns=lambda s: s.split("(")[0]), 3))
-    failing = [f"{d} ({g})" for g in f["gains"] for d in f["slow"] if (g, d) not in f["rising"]]
-    items.append(
-        f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
-        + (f" (not in: {', '.join(failing)})" if failing else "")
-        + f"; the spread narrows in {len(f['narrowing'])}"
-    )
-    items.append("spread (best - worst ranker) at the whole list, slowly varying discounts:")
-    spread = pd.DataFrame(
-        {d: [f["spread"][(g, d)][1] for g in f["gains"]] for d in f["slow"]}, index=pd.Index(f["gains"], name="gain")
-    )
-    items.append(rounded(spread.rename_axis(columns="discount"), 3))
-    items.append(
-        f"first-order law at the whole list, c = mean over users of (1 - nDCG) / eps_D(n) (gain {g0}; equal "
-        f"across the discounts if the law held):"
-    )
-    items.append(rounded(f["c"], 2))
-    items.append(f"c under {f['slow'][-1]} / c under log2: {f['c_ratio'].min():.2f}-{f['c_ratio'].max():.2f}")
+    failing = [f"{d} ({g})" for g in f["gains"] for d in slow if (g, d) not in f["rising"]]
+    spread = pd.DataFrame({d: [f["spread"][(g, d)][1] for g in f["gains"]] for d in slow}, index=f["gains"])
     e = first_order[(first_order.list_length.astype(str) == n1) & (first_order.discount == "log2")]["eps"].iloc[0]
     share_n1 = means[means.list_length == n1]["mean_share_relevant"].iloc[0]
-    items.append(
-        f"size of the first-order expansion's parameter at the whole list, eps_log2(n) * ln(1/share): "
-        f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)"
-    )
-    items.append(f"1b/1c. pairs of rankers significantly different (paired t, Holm, 5%), gain {g0}, by list length n:")
     counts = [[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]]
-    items.append(
-        pd.DataFrame(counts, index=pd.Index(f["discounts"], name="discount"), columns=pd.Index(f["lengths"], name="n"))
-    )
     r = f["dz_ratio"]
-    items.append(
-        f"|d_z| under {f['slow'][-1]} / under log2 at the whole list (pairs with |d_z| > 0.1 under log2): "
-        f"median {r.median():.2f}, range {r.min():.2f}-{r.max():.2f}"
-    )
-    items += [f"verdict {k}: {w}" for k, w in f["verdicts"].items()]
-    return items
+    return [
+        f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of test items, and at "
+        f"the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - worst ranker",
+        rounded(drift.rename(columns=lambda s: s.split("(")[0]), 3),
+        f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
+        + (f" (not in: {', '.join(failing)})" if failing else "")
+        + f"; the spread narrows in {len(f['narrowing'])}",
+        "spread (best - worst ranker) at the whole list, slowly varying discounts:",
+        rounded(spread.rename_axis(index="gain", columns="discount"), 3),
+        f"first-order law at the whole list, c = mean over users of (1 - nDCG) / eps_D(n) (gain {g0}; equal across "
+        f"the discounts if the law held):",
+        rounded(f["c"], 2),
+        f"c under {slow[-1]} / c under log2: {f['c_ratio'].min():.2f}-{f['c_ratio'].max():.2f}",
+        f"size of the first-order expansion's parameter at the whole list, eps_log2(n) * ln(1/share): "
+        f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)",
+        f"1b/1c. pairs of rankers significantly different (paired t, Holm, 5%), gain {g0}, by list length n:",
+        pd.DataFrame(counts, index=pd.Index(f["discounts"], name="discount"), columns=pd.Index(f["lengths"], name="n")),
+        f"|d_z| under {slow[-1]} / under log2 at the whole list (pairs with |d_z| > 0.1 under log2): "
+        f"median {r.median():.2f}, range {r.min():.2f}-{r.max():.2f}",
+        *(f"verdict {k}: {w}" for k, w in f["verdicts"].items()),
+    ]
 
 
 def query_set_items(
@@ -115,23 +101,24 @@ def query_set_items(
     f: Mapping[str, Any],
 ) -> list[Item]:
     """Question 2 (query sets), with the verdict ``f`` of :func:`.findings.query_set_findings`."""
+
+    def wide(t: pd.DataFrame, columns: str, values: str) -> pd.DataFrame:
+        return t.pivot(index="discount", columns=columns, values=values).loc[list(discounts)]
+
     items: list[Item] = []
     for gain in gains:
-        items.append(f"discriminative power, gain {gain}:")
-        wide = power[power.gain == gain].pivot(index="discount", columns="users", values="power")
-        items.append(rounded(wide.loc[list(discounts)], 2))
+        items += [f"discriminative power, gain {gain}:", rounded(wide(power[power.gain == gain], "users", "power"), 2)]
     if len(swaps):
         smallest = min(swaps["size"])
-        items.append(f"swap rate between disjoint sets of {smallest} users:")
-        wide = swaps[swaps["size"] == smallest].pivot(index="discount", columns="gain", values="swap_rate")
-        items.append(rounded(wide.loc[list(discounts), list(gains)], 3))
-    items.append(f"Kendall tau of the systems' order against log2 with gain {gains[0]}:")
-    tau = agreement.pivot(index="discount", columns="gain", values="kendall_tau")
-    items.append(rounded(tau.loc[list(discounts), list(gains)], 2))
-    items.append(f"discriminative power at {f['users']} users, mean over the gains:")
-    items.append(rounded(f["power"].rename("power").to_frame(), 2))
-    items.append(f"verdict: {f['verdict']}; the most discriminating discount there: {f['best']}")
-    return items
+        table = wide(swaps[swaps["size"] == smallest], "gain", "swap_rate")[list(gains)]
+        items += [f"swap rate between disjoint sets of {smallest} users:", rounded(table, 3)]
+    return items + [
+        f"Kendall tau of the systems' order against log2 with gain {gains[0]}:",
+        rounded(wide(agreement, "gain", "kendall_tau")[list(gains)], 2),
+        f"discriminative power at {f['users']} users, mean over the gains:",
+        rounded(f["power"].rename("power").to_frame(), 2),
+        f"verdict: {f['verdict']}; the most discriminating discount there: {f['best']}",
+    ]
 
 
 def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
@@ -140,10 +127,9 @@ def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     columns = ["convention", "max_mean_shift", "orders_reversed", "decisions_changed", "significant_reversals"]
     columns.append("kendall_tau_vs_reference")
     items: list[Item] = []
-    others = summary[summary.convention != "trec_eval"]
-    for (depth, measure), t in others.groupby(["depth", "measure"], sort=False):
-        items.append(f"{measure}, run files of depth {depth}: each preset against trec_eval")
-        items.append(rounded(t[columns].set_index("convention").rename(columns=lambda c: c.replace("_", " ")), 3))
+    for (depth, measure), t in summary[summary.convention != "trec_eval"].groupby(["depth", "measure"], sort=False):
+        table = t[columns].set_index("convention").rename(columns=lambda c: c.replace("_", " "))
+        items += [f"{measure}, run files of depth {depth}: each preset against trec_eval", rounded(table, 3)]
     items.append(f"largest shift of a mean: {f['max_shift']:.3f}; verdict: {f['verdict']}")
     if not f["reversing"].empty:
         items.append(
