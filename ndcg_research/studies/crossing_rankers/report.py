@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.style import select
 from ...pipeline.tables import chance_level, count_cells, pivot, stack
 
 
@@ -56,19 +55,15 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
     """One sentence: far from the expected crossing (a factor ``head_crossing_far_factor`` either side), in how many
     decided cells (Wilson interval excluding 1/2) the majority of data sets picks the ranker the expected gap picks."""
     factor = threshold("head_crossing_far_factor")
-    checks = []
-    for label, table in decisions.items():
-        for r in table.itertuples():
-            cross = select(crossings, label=label, first=r.first, discount=r.discount).iloc[0]
-            c = cross["crossing_n"]
-            expect_head = bool(np.isnan(c) or r.n < c) if cross["first_ahead_below"] else False
-            far = np.isnan(c) or r.n <= c / factor or r.n >= factor * c
-            decided = r.p_first_low > 0.5 or r.p_first_high < 0.5
-            if far and decided:
-                checks.append((r.p_first_low > 0.5) == expect_head)
+    keys = ["label", "first", "discount"]
+    both = stack(decisions).merge(crossings[[*keys, "crossing_n", "first_ahead_below"]], on=keys)
+    c, n, wins = both["crossing_n"], both["n"], both["p_first_low"] > 0.5
+    expect_head = both["first_ahead_below"].astype(bool) & (c.isna() | (n < c))
+    far = c.isna() | (n <= c / factor) | (n >= factor * c)
+    agree = (wins == expect_head)[far & (wins | (both["p_first_high"] < 0.5))]
     return (
         f"far from the crossing (a factor {factor:g} either side), the majority of data sets picks the ranker the "
-        f"theory expects in {sum(checks)} of {len(checks)} decided cells"
+        f"theory expects in {int(agree.sum())} of {len(agree)} decided cells"
     )
 
 
@@ -85,11 +80,9 @@ def disagreement_in_expectation(
     """Where, in expectation, each discount decides otherwise than ``reference``: between the two crossings."""
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
-        rows = rows.set_index("discount")
-        ref = rows.loc[reference, "crossing_n"]
-        for d, c in rows["crossing_n"].items():
-            if d == reference:
-                continue
+        crossing = rows.set_index("discount")["crossing_n"]
+        ref = crossing[reference]
+        for d, c in crossing.drop(reference).items():
             if np.isnan(c):
                 text = f"from n = {int(ref)} on (no crossing up to {n_max})"
             else:
@@ -114,17 +107,13 @@ def largest_disagreement(
     """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
     both = stack(decisions)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
-    out = []
-    for cls, rows in both.groupby("decay", sort=False):
-        worst = rows.loc[[rows["p_differs"].idxmax()]]
-        out.append(
-            {
-                "class of discount": cls,
-                "largest share decided otherwise": count_cells(worst, "p_differs")[0],
-                "discount": worst["discount"].iloc[0],
-                "head": worst["first"].iloc[0],
-                "n": int(worst["n"].iloc[0]),
-                "model": worst["label"].iloc[0],
-            }
-        )
+    worst = both.loc[both.groupby("decay", sort=False)["p_differs"].idxmax()]
+    out = {
+        "class of discount": worst["decay"],
+        "largest share decided otherwise": count_cells(worst, "p_differs"),
+        "discount": worst["discount"],
+        "head": worst["first"],
+        "n": worst["n"].astype(int),
+        "model": worst["label"],
+    }
     return pd.DataFrame(out).set_index("class of discount")
