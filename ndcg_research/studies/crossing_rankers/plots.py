@@ -58,21 +58,6 @@ def expected_gap_panels(
     return fig
 
 
-def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
-    """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
-    for c, d in enumerate(discounts):
-        where = style.crossing_n(crossings, first, second, d)
-        if np.isfinite(where):
-            ax.plot([style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5)
-        else:
-            ax.text(
-                0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7, color=f"C{c}"
-            )
-    ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
-    ax.set_ylabel("expected\ncrossing", fontsize=8)
-    ax.grid(axis="y", visible=False)
-
-
 def decision_grid(
     decision_tables: Mapping[str, pd.DataFrame],
     discounts: Sequence[str],
@@ -114,11 +99,21 @@ def decision_grid(
             ax.label_outer()
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     style.label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
-    for ax, (first, second) in zip(strips, pairs, strict=False):
-        _crossing_strip(ax, crossings, first, second, discounts)
+    for ax, top, (first, second) in zip(strips, axes[0], pairs, strict=False):
+        for c, d in enumerate(discounts):  # a marker at the n where the expected gap changes sign, "none" if never
+            where = style.crossing_n(crossings, first, second, d)
+            if np.isfinite(where):
+                ax.plot(
+                    [style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5
+                )
+            else:
+                at_right = dict(transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7)
+                ax.text(0.99, c, "none", color=f"C{c}", **at_right)
+        ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
+        ax.set_ylabel("expected\ncrossing", fontsize=8)
+        ax.grid(axis="y", visible=False)
         ax.set_title(f"{first} vs {second}", fontsize=10)
-    for ax in axes[0] if strip else []:
-        ax.set_title("")
+        top.set_title("")
     style.legend_below(fig, handles, ncols=4)
     what = (
         "the exact head scores strictly higher" if value == "p_first" else "a discount picks another winner than log2"

@@ -245,21 +245,16 @@ def user_runs(
     """The statistics an experimenter can compute without a known truth, on TREC qrels and run files: the data, the
     score matrices and the result tables ``07_user_measures.csv`` (``rows``) and ``07_user_pairs.csv`` (``pairs``)."""
     cut = "" if cutoff is None else f"@{cutoff}"
-    specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
-    data = run_matrices(qrels, runs, specs)
+    data = run_matrices(qrels, runs, [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures])
     scores = dict(zip(measures, data.matrices.values(), strict=False))
-    reference = measures[0]
-    half = data.queries.size // 2
+    reference, half, queries = measures[0], data.queries.size // 2, int(data.queries.size)
+    power = power_rows(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, topics=queries)[1]
     rows = []
-    for m in measures:
-        dp = discriminative_power(
-            scores[m], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, systems=data.systems
-        )
+    for m, p in zip(scores, power, strict=True):
         swap = swap_rates(scores[m], [half], trials=trials, seed=seed).swap_rate.iloc[0] if half >= 1 else float("nan")
-        stability = variance_components(scores[m]).topics_for_stability(0.95)
         tau = kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1))
-        row = dict(gain=m[0], discount=m[1], queries=int(data.queries.size), power=dp.power)
-        row |= dict(difference_required=dp.difference_required, topics_for_stability=stability)
+        row = dict(gain=m[0], discount=m[1], queries=queries, power=p["power"])
+        row |= dict(difference_required=p["difference_required"], topics_for_stability=p["topics_for_stability"])
         rows.append(row | dict(swap_rate_half=float(swap), tau_reference=tau))
     comparison = compare_systems(
         scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
