@@ -136,13 +136,8 @@ def swap_rows(
     for m, scores in X.items():
         total = swap_rates(scores, sizes, trials=trials, seed=seed)
         overall[m] = total.swap_rate.to_numpy()
-        binned = swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records")
-        pairs = int(total.pairs.iloc[0])
-        whole = [
-            dict(size=c, bin_low=0.0, bin_high=np.inf, pairs=pairs, swaps=int(round(r * pairs)), swap_rate=r)
-            for c, r in zip(sizes, overall[m].tolist(), strict=False)
-        ]
-        rows += [dict(gain=m[0], discount=m[1], **r) for r in binned + whole]
+        binned = swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed)
+        rows += [dict(gain=m[0], discount=m[1], **r) for r in pd.concat([binned, total]).to_dict("records")]
     return overall, rows
 
 
@@ -195,15 +190,12 @@ def ordering_rows(
     measures = list(X)
     means = {m: X[m].mean(axis=1) for m in measures}
     tau = np.array([[kendall_tau(means[a], means[b]) for b in measures] for a in measures])
-    rows = []
+    rows, between = [], []
     for i, m in enumerate(measures):
         ap = float("nan") if np.unique(means[m]).size < skills.size else tau_ap(skills, means[m])
         row = dict(gain=m[0], discount=m[1], tau_truth=kendall_tau(means[m], skills), tau_ap_truth=ap)
         rows.append(row | dict(min_tau_other=float(np.delete(tau[i], i).min())))
-    between = [
-        dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
-        for i, a in enumerate(measures)
-    ]
+        between.append(dict(gain=m[0], discount=m[1], **dict(zip(map(label, measures), tau[i].tolist(), strict=True))))
     return tau, rows, between
 
 
