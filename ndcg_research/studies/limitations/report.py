@@ -115,12 +115,9 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
     columns = {(s, m, False): f"{who}, {m}" for s, who in ((best, "best pooled"), (novel, "novel")) for m in METHODS}
     columns[(novel, METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
-    out = {}
-    for (system, method, pooled), name in columns.items():
-        part = text[(text["system"] == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
-        if len(part):
-            out[name] = part.set_index("depth")["text"]
-    return pd.DataFrame(out).rename_axis("pool depth")
+    wide = pivot(text, "depth", ["system", "method", "novel_pooled"], "text")
+    shown = [c for c in columns if c in wide]
+    return wide[shown].set_axis([columns[c] for c in shown], axis=1).rename_axis("pool depth")
 
 
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
