@@ -34,21 +34,18 @@ def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
 def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFrame:
     """Per head: the discounts in the order of their crossings, those without one, and how close the slowly varying
     discounts cross (the factor between their crossings, and the crossings in multiples of m)."""
-    out = []
+    out = {}
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
         rows = rows.sort_values("crossing_n")
         found, m = rows[rows["crossing_n"].notna()], int(re.search(r"m=(\d+)", head).group(1))
         slow = found[found["decay"] == "slowly varying"]["crossing_n"]
-        out.append(
-            {
-                "head": head,
-                "crossing order (n)": " < ".join(f"{r.discount} ({int(r.crossing_n)})" for r in found.itertuples()),
-                f"no crossing up to n = {n_max}": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "-",
-                "slowly varying: largest / smallest crossing": f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
-                "slowly varying: crossing / m": f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-",
-            }
-        )
-    return pd.DataFrame(out).set_index("head")
+        out[head] = {
+            "crossing order (n)": " < ".join(f"{r.discount} ({int(r.crossing_n)})" for r in found.itertuples()),
+            f"no crossing up to n = {n_max}": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "-",
+            "slowly varying: largest / smallest crossing": f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
+            "slowly varying: crossing / m": f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-",
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("head")
 
 
 def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFrame) -> str:
