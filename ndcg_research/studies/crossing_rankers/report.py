@@ -71,15 +71,13 @@ def head_wins(decisions: pd.DataFrame) -> pd.DataFrame:
     return wide.rename_axis(index=["head", "discount"], columns="n: head wins")
 
 
-def disagreement_in_expectation(
-    crossings: pd.DataFrame, label: str, n_max: int, reference: str = "log2"
-) -> pd.DataFrame:
-    """Where, in expectation, each discount decides otherwise than ``reference``: between the two crossings."""
+def disagreement_in_expectation(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFrame:
+    """Where, in expectation, each discount decides otherwise than log2: between the two crossings."""
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
         crossing = rows.set_index("discount")["crossing_n"]
-        ref = crossing[reference]
-        for d, c in crossing.drop(reference).items():
+        ref = crossing["log2"]
+        for d, c in crossing.drop("log2").items():
             if np.isnan(c):
                 text = f"from n = {int(ref)} on (no crossing up to {n_max})"
             else:
@@ -87,23 +85,21 @@ def disagreement_in_expectation(
                 text = "never" if lo == hi else f"n in [{lo}, {hi})"
             out.append({"head": head, "discount": d, "text": text})
     wide = pivot(pd.DataFrame(out), "discount", "head", "text")
-    return wide.rename_axis(columns=f"head: expected decision differs from {reference} at")
+    return wide.rename_axis(columns="head: expected decision differs from log2 at")
 
 
-def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.DataFrame:
-    """The data sets on which a discount picks another winner than ``reference``, per (head, discount) and n."""
-    other = decisions[decisions["discount"] != reference]
+def disagreement_shares(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The data sets on which a discount picks another winner than log2, per (head, discount) and n."""
+    other = decisions[decisions["discount"] != "log2"]
     cells = [c.split(" ")[0] for c in count_cells(other, "p_differs")]
     wide = pivot(other.assign(cell=cells), ["first", "discount"], "n", "cell")
-    return wide.rename_axis(index=["head", "discount"], columns=f"n: decided otherwise than {reference}")
+    return wide.rename_axis(index=["head", "discount"], columns="n: decided otherwise than log2")
 
 
-def largest_disagreement(
-    decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
-) -> pd.DataFrame:
-    """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
+def largest_disagreement(decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str]) -> pd.DataFrame:
+    """Per class of discount: the largest share of data sets decided otherwise than log2, and where."""
     both = stack(decisions)
-    both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
+    both = both[both["discount"] != "log2"].assign(decay=lambda t: t["discount"].map(decay))
     worst = both.loc[both.groupby("decay", sort=False)["p_differs"].idxmax()]
     out = {
         "class of discount": worst["decay"],
