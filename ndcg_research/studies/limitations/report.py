@@ -44,16 +44,13 @@ def appending_example(
 
 
 def appending_cases(
-    lists: np.ndarray,
-    known: np.ndarray,
-    appended: Sequence[int],
-    cuts: Sequence[int | None],
-    discounts: Sequence[str] = ("log2", "zipf", "loglog"),
+    lists: np.ndarray, known: np.ndarray, appended: Sequence[int], cuts: Sequence[int | None]
 ) -> dict[str, Any]:
-    """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
-    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length."""
+    """Every (list, appended, discount log2, zipf or loglog, cut-off, ideal) case: how many, how many lowered or
+    changed beyond ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own
+    length."""
     pairs = []
-    for extra, discount, cut, ideal in itertools.product(appended, discounts, cuts, (None, known)):
+    for extra, discount, cut, ideal in itertools.product(appended, ("log2", "zipf", "loglog"), cuts, (None, known)):
         cut = lists.shape[1] + extra if cut == "longer" else cut
         before = ndcg(lists, cut, ideal=ideal, discount=discount)
         pairs.append((before, ndcg(lim.append_nonrelevant(lists, extra), cut, ideal=ideal, discount=discount)))
