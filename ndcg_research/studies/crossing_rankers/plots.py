@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,12 +17,21 @@ from ...pipeline.headlines import Headline
 from ...simulation.tables import read_table
 
 
-def _expected_gap(theory_table: pd.DataFrame, discount: str, first: str, second: str) -> tuple[np.ndarray, np.ndarray]:
-    """n and E nDCG(first) - E nDCG(second) under ``discount`` (finite-n theory), rounded for plotting."""
-    a = style.select(theory_table, discount=discount, ranker=first).set_index("n")["finite_n"]
-    b = style.select(theory_table, discount=discount, ranker=second).set_index("n")["finite_n"]
-    gap = (a - b).dropna()
-    return style.round_significant(gap.index.to_numpy(float)), style.round_significant(gap.to_numpy())
+def _gap_line(
+    ax: Axes, theory: pd.DataFrame, crossings: pd.DataFrame, pair: Sequence[str], d: str, **line: Any
+) -> Line2D:
+    """Draw E nDCG(first) - E nDCG(second) under ``d`` (finite-n theory) against n, with ``line``'s ``marker`` (of size
+    ``ms``) at the crossing; return the line."""
+    first, second = pair
+    marker, ms = line.pop("marker"), line.pop("ms")
+    a = style.select(theory, discount=d, ranker=first).set_index("n")["finite_n"]
+    gap = (a - style.select(theory, discount=d, ranker=second).set_index("n")["finite_n"]).dropna()
+    x, y = style.round_significant(gap.index.to_numpy(float)), style.round_significant(gap.to_numpy())
+    drawn = ax.plot(x, y, **line)[0]
+    where = style.crossing_n(crossings, first, second, d)
+    if np.isfinite(where):
+        ax.plot([style.round_significant(where)], [0.0], marker, color=line["color"], ms=ms)
+    return drawn
 
 
 def expected_gap_panels(
@@ -33,12 +43,9 @@ def expected_gap_panels(
     handles = []
     for ax, (first, second) in zip(axes, pairs, strict=False):
         for c, d in enumerate(discounts):
-            x, y = _expected_gap(theory_table, d, first, second)
-            handles.append((ax.plot(x, y, style.LINESTYLES[c % len(style.LINESTYLES)], color=f"C{c}", lw=1.3)[0], d))
-            where = style.crossing_n(crossings, first, second, d)
-            if np.isfinite(where):
-                marker = style.MARKERS[c % len(style.MARKERS)]
-                ax.plot([style.round_significant(where)], [0.0], marker, color=f"C{c}", ms=6)
+            look = dict(ls=style.LINESTYLES[c % len(style.LINESTYLES)], marker=style.MARKERS[c % len(style.MARKERS)])
+            line = _gap_line(ax, theory_table, crossings, (first, second), d, color=f"C{c}", lw=1.3, ms=6, **look)
+            handles.append((line, d))
         ax.axhline(0, color="grey", lw=0.8, ls=":")
         ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
         ax.set_yscale("symlog", linthresh=0.01)
@@ -49,21 +56,6 @@ def expected_gap_panels(
         "Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the exact head wins"
     )
     return fig
-
-
-def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
-    """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
-    for c, d in enumerate(discounts):
-        where = style.crossing_n(crossings, first, second, d)
-        if np.isfinite(where):
-            ax.plot([style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5)
-        else:
-            ax.text(
-                0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7, color=f"C{c}"
-            )
-    ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
-    ax.set_ylabel("expected\ncrossing", fontsize=8)
-    ax.grid(axis="y", visible=False)
 
 
 def decision_grid(
@@ -107,11 +99,21 @@ def decision_grid(
             ax.label_outer()
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     style.label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
-    for ax, (first, second) in zip(strips, pairs, strict=False):
-        _crossing_strip(ax, crossings, first, second, discounts)
+    for ax, top, (first, second) in zip(strips, axes[0], pairs, strict=False):
+        for c, d in enumerate(discounts):  # a marker at the n where the expected gap changes sign, "none" if never
+            where = style.crossing_n(crossings, first, second, d)
+            if np.isfinite(where):
+                ax.plot(
+                    [style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5
+                )
+            else:
+                at_right = dict(transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7)
+                ax.text(0.99, c, "none", color=f"C{c}", **at_right)
+        ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
+        ax.set_ylabel("expected\ncrossing", fontsize=8)
+        ax.grid(axis="y", visible=False)
         ax.set_title(f"{first} vs {second}", fontsize=10)
-    for ax in axes[0] if strip else []:
-        ax.set_title("")
+        top.set_title("")
     style.legend_below(fig, handles, ncols=4)
     what = (
         "the exact head scores strictly higher" if value == "p_first" else "a discount picks another winner than log2"
@@ -135,11 +137,7 @@ def headline_figure(results: Path) -> Figure:
     styles = style.column_discount_styles(discounts)
     with style.column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
         for d in discounts:
-            line = {k: v for k, v in styles[d].items() if k != "marker"}
-            top.plot(*_expected_gap(expected, d, first, second), **line)
-            where = style.crossing_n(crossings, first, second, d)
-            if np.isfinite(where):
-                top.plot([style.round_significant(where)], [0.0], styles[d]["marker"], color=line["color"], ms=4)
+            _gap_line(top, expected, crossings, HEADLINE_PAIR, d, **(styles[d] | dict(ms=4)))
             rows = style.select(decisions, discount=d, first=first, second=second)
             if d != "log2":
                 bottom.plot(style.plotted_column(rows, "n"), style.plotted_column(rows, "p_differs"), **styles[d])

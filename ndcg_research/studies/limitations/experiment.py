@@ -20,18 +20,17 @@ from ...stats import CONFIDENCE, mean_interval
 POOLING_EXPERIMENT_ID = 6003
 
 
-def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
-    """P(grade = 0), P(grade = 1), ... as an array summing to 1 exactly."""
+def _grades(rng: np.random.Generator, grade_probs: Sequence[float], shape: tuple[int, ...]) -> np.ndarray:
+    """I.i.d. grades 0, 1, ... with the probabilities ``grade_probs`` (normalised to sum to 1 exactly)."""
     probs = np.asarray(grade_probs, dtype=np.float64)
-    return probs / probs.sum()
+    return rng.choice(probs.size, size=shape, p=probs / probs.sum()).astype(np.float64)
 
 
 def random_graded_lists(
     n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *, seed: int | np.random.Generator
 ) -> np.ndarray:
     """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... (``seed``: an int, or a generator to go on)."""
-    probs = _probabilities(grade_probs)
-    return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
+    return _grades(np.random.default_rng(seed), grade_probs, (n_lists, length))
 
 
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
@@ -49,19 +48,18 @@ def precision(relevance: Any) -> float | np.ndarray:
 
 
 def truncation_table(
-    long_lists: Any, short_length: int, known: Any, k_fixed: int, *, gain: str = "linear", discount: str = "log2"
+    long_lists: Any, short_length: int, known: Any, k_fixed: int
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per convention for the ideal (own, or all ``known`` grades) and the cut-off: (nDCG of the prefixes of
     ``short_length``, nDCG of the whole lists)."""
     long = np.asarray(long_lists, dtype=np.float64)
     short, length = long[:, :short_length], long.shape[1]
-    score = functools.partial(ndcg, gain=gain, discount=discount)
     return {
-        "own ideal, whole list": (score(short), score(long)),
-        "own ideal, @k": (score(short, k_fixed), score(long, k_fixed)),
-        "all judgments, @own length": (score(short, short_length, ideal=known), score(long, length, ideal=known)),
-        "all judgments, whole list": (score(short, ideal=known), score(long, ideal=known)),
-        "all judgments, @k": (score(short, k_fixed, ideal=known), score(long, k_fixed, ideal=known)),
+        "own ideal, whole list": (ndcg(short), ndcg(long)),
+        "own ideal, @k": (ndcg(short, k_fixed), ndcg(long, k_fixed)),
+        "all judgments, @own length": (ndcg(short, short_length, ideal=known), ndcg(long, length, ideal=known)),
+        "all judgments, whole list": (ndcg(short, ideal=known), ndcg(long, ideal=known)),
+        "all judgments, @k": (ndcg(short, k_fixed, ideal=known), ndcg(long, k_fixed, ideal=known)),
     }
 
 
@@ -96,9 +94,8 @@ def simulate_pooling_collection(
 ) -> PoolingCollection:
     """Draw one collection of ``n_queries`` queries from ``model`` (its own SeedSequence per replicate)."""
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
-    probs = _probabilities(model.grade_probs)
     shape = (n_queries, model.n_docs)
-    grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
+    grades = _grades(rng, model.grade_probs, shape)
     lexical = model.signal * grades + rng.standard_normal(shape)
     semantic = model.signal * grades + rng.standard_normal(shape)
     noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
@@ -123,8 +120,6 @@ def evaluate_runs(
     *,
     k: int | None = 10,
     run_length: int = 100,
-    gain: str = "linear",
-    discount: str = "log2",
 ) -> dict[str, np.ndarray]:
     """nDCG of every system's run (its top ``run_length``) with all grades known (``"true"``), with unjudged documents
     as non-relevant (``"unjudged = 0"``) and removed (``"condensed"``, trec_eval ``-J``), the last two with the ideal
@@ -149,12 +144,11 @@ def evaluate_runs(
     runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
     rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1).reshape(-1, run_length)
     seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1).reshape(-1, run_length)
-    score = functools.partial(ndcg, gain=gain, discount=discount)
-    out = {"true": score(rel, k, ideal=ideal_true)}
+    out = {"true": ndcg(rel, k, ideal=ideal_true)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
-        out["unjudged = 0"] = score(np.where(seen, rel, 0.0), k, ideal=ideal_observed)
-        out["condensed"] = score(np.where(seen, rel, 0.0), k, ideal=ideal_observed, judged=seen)
+        out["unjudged = 0"] = ndcg(np.where(seen, rel, 0.0), k, ideal=ideal_observed)
+        out["condensed"] = ndcg(np.where(seen, rel, 0.0), k, ideal=ideal_observed, judged=seen)
     out = {method: values.reshape(n_systems, n_queries) for method, values in out.items()}
     return out | {"zero_ideal": int(np.count_nonzero(ideal_observed[:n_queries, 0] == 0))}
 
@@ -196,17 +190,14 @@ def pooling_experiment(
     seed: int = 2026,
     k: int | None = 10,
     run_length: int = 100,
-    gain: str = "linear",
-    discount: str = "log2",
     pool_novel: bool = False,
     n_jobs: int = 1,
 ) -> dict[str, Any]:
     """The pooling study: per replicate a fresh collection judged at every pool depth (common random numbers);
     ``"means"``: (replicates, depths, methods, systems); ``pool_novel``: also pool the novel system (a control)."""
-    how = dict(k=k, run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    how = dict(k=k, run_length=run_length, pool_novel=pool_novel)
     one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **how)
-    done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
-    results = [done[r] for r in range(replicates)]
+    results = [r for _, r in sorted(parallel_map(one, range(replicates), n_jobs=n_jobs), key=lambda done: done[0])]
     return {
         **{key: np.stack([r[key] for r in results]) for key in ("means", "judged_fraction", "relevant_judged")},
         "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),

@@ -3,6 +3,7 @@ comparison of two runs' tables."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from . import experiment as lim
 #: How a run is scored in section 3 (the shares of collections with the novel system ahead).
 ORDER_LABELS = ("true", "unjudged = 0", "condensed", "unjudged = 0, novel pooled too")
 #: The estimates whose bias is measured.
-METHODS = ("unjudged = 0", "condensed")
+METHODS = lim.METHODS[1:]
 
 
 def signed(x: float) -> str:
@@ -43,29 +44,20 @@ def appending_example(
 
 
 def appending_cases(
-    lists: np.ndarray,
-    known: np.ndarray,
-    appended: Sequence[int],
-    cuts: Sequence[int | None],
-    discounts: Sequence[str] = ("log2", "zipf", "loglog"),
+    lists: np.ndarray, known: np.ndarray, appended: Sequence[int], cuts: Sequence[int | None]
 ) -> dict[str, Any]:
-    """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
-    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length."""
-    cases = lowered = changed = 0
-    worst = 0.0
-    for extra in appended:
-        longer = lim.append_nonrelevant(lists, extra)
-        for discount in discounts:
-            for cut in cuts:
-                cut = lists.shape[1] + extra if cut == "longer" else cut
-                for ideal in (None, known):
-                    before = ndcg(lists, cut, ideal=ideal, discount=discount)
-                    after = ndcg(longer, cut, ideal=ideal, discount=discount)
-                    cases += np.size(before)
-                    lowered += int(np.count_nonzero(after < before - TIE_TOLERANCE))
-                    changed += int(np.count_nonzero(np.abs(after - before) > TIE_TOLERANCE))
-                    worst = max(worst, float(np.max(np.abs(after - before))))
-    return {"cases": cases, "lowered": lowered, "changed": changed, "largest change": worst}
+    """Every (list, appended, discount log2, zipf or loglog, cut-off, ideal) case: how many, how many lowered or
+    changed beyond ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own
+    length."""
+    pairs = []
+    for extra, discount, cut, ideal in itertools.product(appended, ("log2", "zipf", "loglog"), cuts, (None, known)):
+        cut = lists.shape[1] + extra if cut == "longer" else cut
+        before = ndcg(lists, cut, ideal=ideal, discount=discount)
+        pairs.append((before, ndcg(lim.append_nonrelevant(lists, extra), cut, ideal=ideal, discount=discount)))
+    before, after = (np.hstack(values) for values in zip(*pairs, strict=True))
+    lowered, change = int(np.count_nonzero(after < before - TIE_TOLERANCE)), np.abs(after - before)
+    changed = int(np.count_nonzero(change > TIE_TOLERANCE))
+    return {"cases": before.size, "lowered": lowered, "changed": changed, "largest change": float(change.max())}
 
 
 def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence[int], k: int) -> pd.DataFrame:
@@ -120,12 +112,9 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
     columns = {(s, m, False): f"{who}, {m}" for s, who in ((best, "best pooled"), (novel, "novel")) for m in METHODS}
     columns[(novel, METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
-    out = {}
-    for (system, method, pooled), name in columns.items():
-        part = text[(text["system"] == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
-        if len(part):
-            out[name] = part.set_index("depth")["text"]
-    return pd.DataFrame(out).rename_axis("pool depth")
+    wide = pivot(text, "depth", ["system", "method", "novel_pooled"], "text")
+    shown = [c for c in columns if c in wide]
+    return wide[shown].set_axis([columns[c] for c in shown], axis=1).rename_axis("pool depth")
 
 
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -219,16 +208,15 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
     """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest |z| and the
     cells beyond 3; and one sentence with how many |z| > 3 chance alone would give."""
-    rows, tested, within, total = [], 0, 0, 0
+    rows = []
     for name, both in cells.items():
         z = both["z"]
         row = {"table": name, "cells": len(z), "0 or 1 in both (no test)": int(z.isna().sum())}
         rows.append(
             row | {"largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())}
         )
-        tested += int(z.notna().sum())
-        within += int((z.fillna(0.0).abs() <= 3).sum())
-        total += len(z)
+    z = pd.concat([both["z"] for both in cells.values()])
+    tested, within, total = int(z.notna().sum()), int((z.fillna(0.0).abs() <= 3).sum()), len(z)
     line = (
         f"replication: {within} of {total} comparisons agree within chance (|z| <= 3); if the two runs measured "
         f"the same quantities, about {tested * 2 * stats.norm.sf(3):.1f} of the {tested} with a test would "

@@ -90,30 +90,27 @@ class Collection:
         values = ndcg(self.ranked_grades().reshape(s * t, depth), k, ideal=ideal, gain=gain, discount=discount)
         return np.asarray(values).reshape(s, t)
 
-    def write_trec(self, folder: str | os.PathLike[str], *, topics: int | None = None) -> tuple[Path, list[Path]]:
-        """Write ``qrels.txt`` and one ``<system>.run`` per system of the first ``topics`` topics in TREC format."""
+    def write_trec(self, folder: str | os.PathLike[str]) -> tuple[Path, list[Path]]:
+        """Write ``qrels.txt`` and one ``<system>.run`` per system in TREC format."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        t_count = self.n_topics if topics is None else min(topics, self.n_topics)
-        width_t = max(3, len(str(self.n_topics)))
-        width_d = max(4, len(str(self.model.documents)))
-        topic_ids = [f"t{t + 1:0{width_t}d}" for t in range(t_count)]
-        qrels = out / "qrels.txt"
-        lines = [
-            f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
-            for t, d in np.ndindex(t_count, self.grades.shape[1])
-        ]
-        qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        runs = []
+        width_t, width_d = max(3, len(str(self.n_topics))), max(4, len(str(self.model.documents)))
+        topic_ids = [f"t{t + 1:0{width_t}d}" for t in range(self.n_topics)]
+        files = {
+            out / "qrels.txt": [
+                f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
+                for t, d in np.ndindex(self.grades.shape)
+            ]
+        }
         for s, name in enumerate(self.systems):
-            path = out / f"{name}.run"
-            lines = [
+            files[out / f"{name}.run"] = [
                 f"{topic_ids[t]} Q0 d{self.ranked_documents[s, t, r] + 1:0{width_d}d} {r + 1} "
                 f"{self.ranked_scores[s, t, r]:.6f} {name}"
-                for t, r in np.ndindex(t_count, self.ranked_documents.shape[2])
+                for t, r in np.ndindex(self.ranked_documents.shape[1:])
             ]
+        for path, lines in files.items():
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            runs.append(path)
+        qrels, *runs = files
         return qrels, runs
 
 

@@ -161,7 +161,8 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
     measures = read_table(results / "07_measures.csv")
     gains = list(dict.fromkeys(measures["gain"]))
     discounts = list(dict.fromkeys(measures["discount"]))
-    order = sorted(discounts, key=lambda d: (_CLASS_ORDER.index(parse_discount(d).decay), discounts.index(d)))
+    classes = ("slowly varying", "regularly varying", "critical", "summable", "constant")  # slowest decay first
+    order = sorted(discounts, key=lambda d: classes.index(parse_discount(d).decay))  # stable: a class keeps its order
     styles = style.discount_styles(order)
     with style.column_figure(7.6) as (fig, (ax,)):
         y = np.arange(len(order))[::-1]
@@ -179,10 +180,6 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
         ax.set(xlabel=f"queries for {parameters['target_accuracy']:.0%} of pairs in true order")
         ax.legend(loc="lower right", frameon=False)
         return fig
-
-
-#: The classes of discount from the slowest decay to the fastest, then the constant (none).
-_CLASS_ORDER = ("slowly varying", "regularly varying", "critical", "summable", "constant")
 
 
 def headline_caption(results: Path, parameters: Mapping[str, Any]) -> str:

@@ -136,13 +136,8 @@ def swap_rows(
     for m, scores in X.items():
         total = swap_rates(scores, sizes, trials=trials, seed=seed)
         overall[m] = total.swap_rate.to_numpy()
-        binned = swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records")
-        pairs = int(total.pairs.iloc[0])
-        whole = [
-            dict(size=c, bin_low=0.0, bin_high=np.inf, pairs=pairs, swaps=int(round(r * pairs)), swap_rate=r)
-            for c, r in zip(sizes, overall[m].tolist(), strict=False)
-        ]
-        rows += [dict(gain=m[0], discount=m[1], **r) for r in binned + whole]
+        binned = swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed)
+        rows += [dict(gain=m[0], discount=m[1], **r) for r in pd.concat([binned, total]).to_dict("records")]
     return overall, rows
 
 
@@ -195,15 +190,12 @@ def ordering_rows(
     measures = list(X)
     means = {m: X[m].mean(axis=1) for m in measures}
     tau = np.array([[kendall_tau(means[a], means[b]) for b in measures] for a in measures])
-    rows = []
+    rows, between = [], []
     for i, m in enumerate(measures):
         ap = float("nan") if np.unique(means[m]).size < skills.size else tau_ap(skills, means[m])
         row = dict(gain=m[0], discount=m[1], tau_truth=kendall_tau(means[m], skills), tau_ap_truth=ap)
         rows.append(row | dict(min_tau_other=float(np.delete(tau[i], i).min())))
-    between = [
-        dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
-        for i, a in enumerate(measures)
-    ]
+        between.append(dict(gain=m[0], discount=m[1], **dict(zip(map(label, measures), tau[i].tolist(), strict=True))))
     return tau, rows, between
 
 
@@ -245,21 +237,16 @@ def user_runs(
     """The statistics an experimenter can compute without a known truth, on TREC qrels and run files: the data, the
     score matrices and the result tables ``07_user_measures.csv`` (``rows``) and ``07_user_pairs.csv`` (``pairs``)."""
     cut = "" if cutoff is None else f"@{cutoff}"
-    specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
-    data = run_matrices(qrels, runs, specs)
+    data = run_matrices(qrels, runs, [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures])
     scores = dict(zip(measures, data.matrices.values(), strict=False))
-    reference = measures[0]
-    half = data.queries.size // 2
+    reference, half, queries = measures[0], data.queries.size // 2, int(data.queries.size)
+    power = power_rows(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, topics=queries)[1]
     rows = []
-    for m in measures:
-        dp = discriminative_power(
-            scores[m], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, systems=data.systems
-        )
+    for m, p in zip(scores, power, strict=True):
         swap = swap_rates(scores[m], [half], trials=trials, seed=seed).swap_rate.iloc[0] if half >= 1 else float("nan")
-        stability = variance_components(scores[m]).topics_for_stability(0.95)
         tau = kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1))
-        row = dict(gain=m[0], discount=m[1], queries=int(data.queries.size), power=dp.power)
-        row |= dict(difference_required=dp.difference_required, topics_for_stability=stability)
+        row = dict(gain=m[0], discount=m[1], queries=queries, power=p["power"])
+        row |= dict(difference_required=p["difference_required"], topics_for_stability=p["topics_for_stability"])
         rows.append(row | dict(swap_rate_half=float(swap), tau_reference=tau))
     comparison = compare_systems(
         scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
@@ -271,40 +258,27 @@ def user_runs(
 def verdict(folder: str | Path) -> dict[str, Any]:
     """The verdict's lines and tables from the run's ``07_measures.csv`` and ``07_query_sets.json``."""
     folder = Path(folder)
-    table = read_table(folder / "07_measures.csv").to_dict("records")
+    table = read_table(folder / "07_measures.csv")
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
-    name = lambda r: label((r["gain"], r["discount"]))  # noqa: E731
-    b, in_group, more = fewest_queries(
-        *([r[key] for r in table] for key in ("queries_needed", "queries_needed_low", "queries_needed_high"))
-    )
-    best = table[b]
-    group = [r for r, g in zip(table, in_group, strict=False) if g]
-    worse = [r for r, m in zip(table, more, strict=False) if m]
-    worst = max(table, key=lambda r: r["queries_needed"] if np.isfinite(r["queries_needed"]) else np.inf)
+    q, names = table["queries_needed"], table["gain"] + " · " + table["discount"]
+    b, in_group, more = fewest_queries(q, table["queries_needed_low"], table["queries_needed_high"])
+    best, w = table.iloc[b], int(np.argmax(np.where(np.isfinite(q), q, np.inf)))
+    group, worse = (q[mask].sort_values(kind="stable") for mask in (in_group, more))
     lines = [
-        f"fewest queries for ordering accuracy {target}: {name(best)}, {best['queries_needed']:.1f} queries "
+        f"fewest queries for ordering accuracy {target}: {names[b]}, {best['queries_needed']:.1f} queries "
         f"[{best['queries_needed_low']:.1f}, {best['queries_needed_high']:.1f}]",
-        f"indistinguishable from it ({len(group)}): "
-        + ", ".join(name(r) for r in sorted(group, key=lambda r: r["queries_needed"])),
-        f"need more ({len(worse)}): "
-        + ", ".join(f"{name(r)} ({r['queries_needed']:.1f})" for r in sorted(worse, key=lambda r: r["queries_needed"])),
-        f"most queries: {name(worst)}, {worst['queries_needed']:.1f} "
-        f"({worst['queries_needed'] / best['queries_needed']:.2f} x the best)"
-        if np.isfinite(worst["queries_needed"])
-        else f"most queries: {name(worst)}, which does not reach that accuracy with the query sets simulated",
+        f"indistinguishable from it ({len(group)}): " + ", ".join(names[group.index]),
+        f"need more ({len(worse)}): " + ", ".join(f"{names[i]} ({v:.1f})" for i, v in worse.items()),
+        f"most queries: {names[w]}, {q[w]:.1f} ({q[w] / best['queries_needed']:.2f} x the best)"
+        if np.isfinite(q[w])
+        else f"most queries: {names[w]}, which does not reach that accuracy with the query sets simulated",
     ]
-    classes: dict[tuple[str, str], list] = {}
-    for r in table:
-        classes.setdefault((r["decay"], r["gain"]), []).append(r)
-    by_class = []
-    for (decay, g), members in sorted(classes.items(), key=lambda kv: min(r["queries_needed"] for r in kv[1])):
-        needed = [r["queries_needed"] for r in members]
-        discounts = ", ".join(r["discount"] for r in members)
-        by_class.append(dict(decay=decay, gain=g, fewest=min(needed), most=max(needed), discounts=discounts))
-    finite = [r for r in table if np.isfinite(r["queries_needed"])]
-    q = [r["queries_needed"] for r in finite]
+    by_class = table.groupby(["decay", "gain"], sort=False).agg(
+        fewest=("queries_needed", "min"), most=("queries_needed", "max"), discounts=("discount", ", ".join)
+    )
+    finite = table[np.isfinite(q)]
     criteria = [
-        dict(criterion=text, kendall_tau=kendall_tau(q, [r[key] for r in finite]), sign_if_agreeing=sign)
+        dict(criterion=text, kendall_tau=kendall_tau(finite["queries_needed"], finite[key]), sign_if_agreeing=sign)
         for text, key, sign in (
             ("discriminative power (collection)", "power", "-"),
             ("topics for E rho^2 = 0.95", "topics_for_stability", "+"),
@@ -312,24 +286,23 @@ def verdict(folder: str | Path) -> dict[str, Any]:
             ("per-topic win probability", "per_topic_win", "-"),
         )
     ]
-    gains = list(dict.fromkeys(r["gain"] for r in table))
+    gains = list(dict.fromkeys(table["gain"]))
     if len(gains) == 2:
-        rows_by = {(r["gain"], r["discount"]): r for r in table}
-        discounts = list(dict.fromkeys(r["discount"] for r in table))
-        pairs = [(rows_by[(gains[0], d)], rows_by[(gains[1], d)]) for d in discounts]
-        more_q = sum(b["queries_needed"] > a["queries_needed"] for a, b in pairs)
-        apart = sum(b["queries_needed_low"] > a["queries_needed_high"] for a, b in pairs)
+        first, second = (table[table["gain"] == g].set_index("discount") for g in gains)
+        second = second.loc[first.index]
+        more_q = int((second["queries_needed"] > first["queries_needed"]).sum())
+        apart = int((second["queries_needed_low"] > first["queries_needed_high"]).sum())
         lines.append(
-            f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(discounts)} discounts "
+            f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(first)} discounts "
             f"(95% intervals apart for {apart})"
         )
     return {
         "lines": lines,
-        "classes": rounded(pd.DataFrame(by_class).set_index(["decay", "gain"]), 1),
+        "classes": rounded(by_class.sort_values("fewest", kind="stable"), 1),
         "criteria": rounded(pd.DataFrame(criteria).set_index("criterion"), 3).set_axis(
             ["Kendall tau", "sign if agreeing"], axis=1
         ),
-        "best": name(best),
-        "group": [name(r) for r in group],
-        "worse": [name(r) for r in worse],
+        "best": names[b],
+        "group": names[in_group].tolist(),
+        "worse": names[more].tolist(),
     }
