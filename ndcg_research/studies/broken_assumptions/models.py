@@ -11,18 +11,19 @@ quantities (the derivations are this package's).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, optimize, special
+from scipy import integrate, special
 from scipy.special import ndtr, ndtri
 
 from ...core import Discount, parse_discount
+from ...simulation import theory
 from ...simulation.finite_n import order_statistic_means
-from ...simulation.theory import exact_discount_sum
 
 #: The rankers of the sparse model, best first (nested by construction).
 SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
@@ -96,7 +97,7 @@ class SparseModel:
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
     """Exact expected nDCG of the random ranker, ``(R / n) S(n) / S(R)``: each rank is relevant with chance R / n."""
     count = model.relevant_count(n)
-    return count / n * exact_discount_sum(discount, n) / exact_discount_sum(discount, count)
+    return count / n * theory.exact_discount_sum(discount, n) / theory.exact_discount_sum(discount, count)
 
 
 def random_limit(model: SparseModel, discount: str | Discount) -> float:
@@ -237,20 +238,12 @@ class TwoFeatureModel:
 
 
 def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points: int = 4001) -> list[float]:
-    """The relative ranks t where two rankers' profiles cross, to 1e-12 (the ``flag`` profile's jump: t = pi)."""
+    """The relative ranks t where two rankers' profiles cross (the ``flag`` profile's jump: t = pi), from a log grid
+    of ``points`` depths with two more beside pi (:func:`~ndcg_research.simulation.theory.profile_crossings`)."""
     grid = np.geomspace(1e-6, 1 - 1e-6, points)
     grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
-
-    def gap(t: np.ndarray) -> np.ndarray:
-        return model.profile(first, t) - model.profile(second, t)
-
-    def crossing(a: float, b: float) -> float:
-        if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):  # the flag profile's jump
-            return model.pi
-        return optimize.brentq(lambda t: float(gap(np.array([t]))[0]), a, b, xtol=1e-12)
-
-    sign = np.sign(gap(grid))
-    return [crossing(grid[i], grid[i + 1]) for i in np.flatnonzero(sign[:-1] * sign[1:] < 0)]
+    profiles = (functools.partial(model.profile, ranker) for ranker in (first, second))
+    return theory.profile_crossings(*profiles, grid, from_zero=False)  # exact zeros near t = 0 are roundoff
 
 
 def crossing_pairs(

@@ -37,22 +37,10 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
 
 
 def profile_crossings(model: str, first: str, second: str, points: int = 2000) -> list[float]:
-    """Depths t in (0, 1) where ``g_first(t) - g_second(t)`` changes sign: on a log grid of ``points`` depths, then by
-    bisection (a jump, such as ``gated``'s at q, is found as such)."""
-    f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
+    """Depths t in (0, 1) where ``g_first(t) - g_second(t)`` changes sign, from a log grid of ``points`` depths
+    (:func:`~ndcg_research.simulation.theory.profile_crossings`)."""
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
-    diff = f(grid) - g(grid)
-    found = []
-    for i in np.flatnonzero(np.sign(diff[1:]) != np.sign(diff[:-1])):
-        lo, hi = grid[i], grid[i + 1]
-        for _ in range(80):  # bisection: the sign at lo is diff[i]'s
-            mid = (lo + hi) / 2
-            if np.sign(f(np.array([mid]))[0] - g(np.array([mid]))[0]) == np.sign(diff[i]):
-                lo = mid
-            else:
-                hi = mid
-        found.append(float(hi))
-    return found
+    return theory.profile_crossings(theory.gain_profile(model, first), theory.gain_profile(model, second), grid)
 
 
 def _weighted(model: str, first: str, second: str, power: int) -> float:
