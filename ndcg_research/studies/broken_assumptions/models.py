@@ -34,18 +34,21 @@ _NOISY = re.compile(r"noisy\(sigma=([0-9.eE+-]+)\)")
 _MIX = re.compile(r"mix\(lam=([0-9.eE+-]+)\)")
 
 
+def _parameter(ranker: str, named: dict[str, float], pattern: re.Pattern[str], zero: bool, unknown: str) -> float:
+    """A named ranker's number, else the number in ``pattern`` (positive, or also 0 with ``zero``), else the error
+    ``unknown ranker <ranker> of the <unknown>``."""
+    if ranker in named:
+        return named[ranker]
+    match = pattern.fullmatch(ranker)
+    if match is None or not (float(match.group(1)) > 0 or zero and float(match.group(1)) == 0):
+        raise ValueError(f"unknown ranker {ranker!r} of the {unknown}")
+    return float(match.group(1))
+
+
 def noise_level(ranker: str) -> float:
     """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``."""
-    if ranker == "bayes":
-        return 0.0
-    if ranker == "random":
-        return math.inf
-    match = _NOISY.fullmatch(ranker)
-    if match is None or not float(match.group(1)) > 0:
-        raise ValueError(
-            f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
-        )
-    return float(match.group(1))
+    valid = "sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
+    return _parameter(ranker, {"bayes": 0.0, "random": math.inf}, _NOISY, False, valid)
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,7 @@ class SparseModel:
     def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Features of the relevant items (``R(n)`` of them) and of the others (``n - R(n)``), in that order."""
         count = self.relevant_count(n)
-        relevant = rng.standard_normal(count)
-        relevant += self.mu
-        return relevant, rng.standard_normal(n - count)
+        return rng.standard_normal(count) + self.mu, rng.standard_normal(n - count)
 
 
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
@@ -122,18 +123,9 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
 
 def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
     """The weight L of the flag in a ranker's score ``x1 + L x2`` (inf for ``flag``, the flag alone)."""
-    if ranker == "content":
-        return 0.0
-    if ranker == "bayes":
-        return model.a2 / model.a1
-    if ranker == "flag":
-        return math.inf
-    match = _MIX.fullmatch(ranker)
-    if match is None or not float(match.group(1)) >= 0:
-        raise ValueError(
-            f"unknown ranker {ranker!r} of the two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
-        )
-    return float(match.group(1))
+    named = {"content": 0.0, "bayes": model.a2 / model.a1, "flag": math.inf}
+    valid = "two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
+    return _parameter(ranker, named, _MIX, True, valid)
 
 
 @dataclass(frozen=True)

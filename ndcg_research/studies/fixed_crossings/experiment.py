@@ -100,12 +100,10 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
     for _, group in gaps.groupby(["second", "discount"], sort=False):
         group = group.sort_values("n")
         n, gap = group["n"].to_numpy(dtype=np.float64), group["gap"].to_numpy(dtype=np.float64)
-        signs = np.sign(gap)
-        changed = np.flatnonzero(signs[1:] != signs[:-1])
-        first_change = np.flatnonzero(signs != signs[0])
+        changed = np.flatnonzero(np.diff(np.sign(gap)) != 0)
         crossing = math.nan
-        if first_change.size:
-            i = first_change[0]
+        if changed.size:
+            i = changed[0] + 1
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         row = group.iloc[0][_GAP_KEYS[:-1]].to_dict() | dict(n_min=int(n[0]), n_max=int(n[-1]))
