@@ -19,7 +19,7 @@ from ...simulation.replicates import Chunk, plan_chunks, run_chunks, seed_sequen
 from ...stats import TIE_TOLERANCE
 from ...stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import findings
-from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
+from .models import SparseModel, TwoFeatureModel, profile_crossings, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg
 
 #: Items (list length x replicates) per chunk of work handed to a worker.
@@ -156,11 +156,11 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
     """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
     (``min_crossings`` depths or more)."""
     minimum = int(findings.threshold("min_crossings"))
-    rows = [
+    depths = {(a, b): profile_crossings(model, a, b) for a, b in itertools.combinations(rankers, 2)}
+    return pd.DataFrame(
         dict(first=a, second=b, crossings=len(t), depths=", ".join(f"{v:.4f}" for v in t), studied=len(t) >= minimum)
-        for a, b, t in crossing_pairs(model, list(rankers), minimum=0)
-    ]
-    return pd.DataFrame(rows)
+        for (a, b), t in depths.items()
+    )
 
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:

@@ -163,12 +163,8 @@ class TwoFeatureModel:
         relevant = rng.random(n) < ndtr(self.a1 * x1 + self.a2 * flag)
         return x1, flag, relevant
 
-    def score_tail(self, lam: float, v: np.ndarray) -> np.ndarray:
-        """``P(x1 + lam x2 > v)`` (the relative rank of the score value v)."""
-        return self.pi * ndtr(lam - v) + (1 - self.pi) * ndtr(-v)
-
     def score_at(self, lam: float, t: np.ndarray) -> np.ndarray:
-        """The score value whose upper tail probability is t (bisection, to float64 resolution)."""
+        """The score value v whose upper tail ``P(x1 + lam x2 > v)`` is t (bisection, to float64 resolution)."""
         t = np.asarray(t, dtype=np.float64)
         if lam == 0:
             return -ndtri(t)
@@ -176,9 +172,8 @@ class TwoFeatureModel:
         high = np.maximum(-ndtri(t), -ndtri(t) + lam) + 1.0  # ... >= tail(high): the tail is a mix of the two
         for _ in range(80):  # bisection steps (halves the bracket each time)
             mid = 0.5 * (low + high)
-            above = self.score_tail(lam, mid) > t
-            low = np.where(above, mid, low)
-            high = np.where(above, high, mid)
+            above = self.pi * ndtr(lam - mid) + (1 - self.pi) * ndtr(-mid) > t
+            low, high = np.where(above, mid, low), np.where(above, high, mid)
         return 0.5 * (low + high)
 
     def profile(self, ranker: str, t: np.ndarray) -> np.ndarray:
@@ -236,11 +231,3 @@ def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points
     grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
     profiles = (functools.partial(model.profile, ranker) for ranker in (first, second))
     return theory.profile_crossings(*profiles, grid, from_zero=False)  # exact zeros near t = 0 are roundoff
-
-
-def crossing_pairs(
-    model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
-) -> list[tuple[str, str, list[float]]]:
-    """The pairs of rankers (in the order given) whose profiles cross at ``minimum`` depths or more, with the depths."""
-    pairs = ((a, b, profile_crossings(model, a, b)) for i, a in enumerate(rankers) for b in rankers[i + 1 :])
-    return [(a, b, depths) for a, b, depths in pairs if len(depths) >= minimum]

@@ -178,16 +178,14 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     return pd.DataFrame(rows)
 
 
-def law_slope(
-    first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2", points: int = 3
-) -> dict[str, float]:
-    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality; the
+def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2") -> dict[str, float]:
+    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the three pairs nearest equality; the
     second-order expansion predicts ``k_D`` (1 for log2). ``agrees``: within the factor ``law_slope_factor`` of 1."""
     merged = first_order[["second", "second_order_log_n"]].merge(
         crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second"
     )
     merged = merged[np.isfinite(merged["second_order_log_n"]) & np.isfinite(merged["crossing_n"])]
-    merged = merged.sort_values("second_order_log_n").tail(points)
+    merged = merged.sort_values("second_order_log_n").tail(3)
     out = dict(slope=math.nan, points=len(merged), x_min=math.nan, x_max=math.nan, agrees=math.nan)
     if len(merged) >= 2:
         x, y = merged["second_order_log_n"].to_numpy(), np.log(merged["crossing_n"].to_numpy())
