@@ -1,13 +1,5 @@
-r"""Two models that break the assumptions every other model shares (dense relevance, nested rankers), and their exact
-quantities (the derivations are this package's).
-
-- :class:`SparseModel`: ``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma = 1: R fixed; 0: a fixed
-  share), features ``N(mu, 1)`` against ``N(0, 1)``; rankers ``bayes`` (x), ``noisy(sigma=s)`` (``x + s z``) and
-  ``random``, nested by construction. The ideal DCG is ``S(R) = D(1) + ... + D(R)``, not random.
-- :class:`TwoFeatureModel`: a graded feature ``x1 ~ N(0, 1)`` and a rare flag ``x2 ~ Bernoulli(pi)``, relevance
-  ``Phi(a1 x1 + a2 x2)``; rankers ``content`` (x1), ``flag`` (x2, then random), ``mix(lam=L)`` (``x1 + L x2``) and
-  ``bayes`` (``mix(lam=a2/a1)``). The binary feature makes their expected-gain profiles cross.
-"""
+"""Two models that break the assumptions every other model shares (dense relevance, nested rankers),
+:class:`SparseModel` and :class:`TwoFeatureModel`, and their exact quantities (the derivations are this package's)."""
 
 from __future__ import annotations
 
@@ -54,7 +46,8 @@ def noise_level(ranker: str) -> float:
 @dataclass(frozen=True)
 class SparseModel:
     """``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma in [0, 1]), features ``N(mu, 1)`` against
-    ``N(0, 1)``."""
+    ``N(0, 1)``; rankers ``bayes`` (x), ``noisy(sigma=s)`` (``x + s z``) and ``random``, nested by construction. The
+    ideal DCG is ``S(R) = D(1) + ... + D(R)``, not random."""
 
     mu: float
     scale: float
@@ -130,7 +123,9 @@ def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
 
 @dataclass(frozen=True)
 class TwoFeatureModel:
-    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``."""
+    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``; rankers ``content``
+    (x1), ``flag`` (x2, then random), ``mix(lam=L)`` (``x1 + L x2``) and ``bayes`` (``mix(lam=a2/a1)``), whose
+    expected-gain profiles cross (the binary feature)."""
 
     a1: float = 1.0
     a2: float = 2.0

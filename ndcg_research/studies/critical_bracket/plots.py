@@ -80,21 +80,18 @@ def trend_grid(
     fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
     axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
     colors = style.decay_colors(discounts)
+    draw = _draw_failure_rate if value == "p_fail" else style.draw_standardized_gap
     handles = []
     for i, label in enumerate(labels):
         for j, (better, worse) in enumerate(pairs):
             ax = axes[i, j]
             for d in discounts:
                 rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
-                if value == "p_fail":
-                    line = _draw_failure_rate(ax, rows, colors[d])
-                else:
-                    line = style.draw_standardized_gap(ax, rows, colors[d])
-                    if heuristic is not None:
-                        h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
-                        heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
-                        ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
-                handles.append((line, d))
+                handles.append((draw(ax, rows, colors[d]), d))
+                if value == "std_gap" and heuristic is not None:
+                    h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
+                    heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
+                    ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
             ax.set_xscale("log")
             if value == "p_fail":
                 ax.set_yscale("log")
