@@ -103,10 +103,8 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
         return 1.0
     if model.gamma == 1:
         return 0.0
-    if d.name == "log2":
-        return 1.0 - model.gamma
-    if d.name == "logpower":
-        return (1.0 - model.gamma) ** d.kwargs["gamma"]
+    if d.name in ("log2", "logpower"):  # log2 is logpower(gamma=1)
+        return (1.0 - model.gamma) ** d.kwargs.get("gamma", 1.0)
     if d.name == "loglog":
         return 1.0
     if d.name == "power" and d.kwargs["beta"] < 1:
