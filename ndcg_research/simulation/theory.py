@@ -11,8 +11,7 @@ decreasing rearrangement of the gains, a step function); both integrate to the m
 - ``zipf``: ``sum_r g_f(r/n) / r ≈ g_f(0+)(ln n + γ) + int (g_f - g_f(0+)) / t``: ``nDCG -> g_f(0+) / g*(0+)`` at
   rate ``1 / ln n``;
 - summable (``power(beta > 1)``, geometric): ``E nDCG -> g_f(0+) / g*(0+)`` and nDCG keeps the randomness of the top;
-- ``none``: exactly 1. Finite n without the expansion: :mod:`~ndcg_research.simulation.finite_n`.
-"""
+- ``none``: exactly 1. Finite n without the expansion: :mod:`~ndcg_research.simulation.finite_n`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The experiment of notebook 16 (replicates of each model at each n, in seeded chunks: the values depend neither on
-the chunking nor on the workers) and the tables its findings read.
-"""
+the chunking nor on the workers) and the tables its findings read."""
 
 from __future__ import annotations
 

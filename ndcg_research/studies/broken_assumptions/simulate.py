@@ -3,8 +3,7 @@
 Only the relevant items' ranks are computed: in the sparse model the other scores are counted between the sorted
 relevant ones; in the two-feature model every ``x1 + L x2`` keeps the order by x1 within the flagged and within the
 other items, so one sort of each block serves every mix. Data set ``(n, replicate)`` draws from
-``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))``, each ranker's noise with its own stream last.
-"""
+``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))``, each ranker's noise with its own stream last."""
 
 from __future__ import annotations
 

@@ -100,12 +100,9 @@ def trend_grid(
                 ax.axhline(0, color="0.3", lw=0.8)
                 ax.set_yscale("symlog", linthresh=0.03)
                 ax.set_ylim(bottom=-0.05)
-            if i == 0:
-                ax.set_title(style.pair_label(better, worse), fontsize=10)
-            if i == len(labels) - 1:
-                ax.set_xlabel("n")
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
         axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
+    style.label_grid_edges(axes, [style.pair_label(better, worse) for better, worse in pairs], [])
     if value == "p_fail":
         bound = Line2D([], [], color="0.3", marker="v", mfc="none", ls="none")
         handles.append((bound, "no failure: Wilson upper bound"))
