@@ -41,10 +41,8 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                 bar = style.pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{name}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
-            plain = (
-                rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
-            )
-            law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
+            log_power = rows["law_log_power"].fillna(0).to_numpy() if "law_log_power" in rows else 0.0
+            law_values = np.where(log_power == 0, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, style.round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
             heuristic = style.plotted_column(rows, "heuristic_exponent")
             marker = style.PAIR_MARKERS[p % len(style.PAIR_MARKERS)]
@@ -56,8 +54,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.8, ls=":")
         axes[0, j].set_title(f"{label} top", fontsize=11)
         axes[1, j].set_xticks(x, [_short_discount(d) for d in discounts], rotation=40, ha="right", fontsize=9)
-    low, high = axes[0, 0].get_ylim()
-    # wide intervals run off the panel
+    low, high = axes[0, 0].get_ylim()  # wide intervals run off the panel: clipped to EXPONENT_RANGE
     axes[0, 0].set_ylim(max(low, -style.EXPONENT_RANGE), min(high, style.EXPONENT_RANGE))
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
