@@ -125,6 +125,14 @@ def test_closed_form_profile_equals_quadrature(ranker):
         np.testing.assert_allclose(closed, quad, rtol=1e-9, atol=1e-12)
 
 
+def test_profile_crossings_from_zero_or_only_between_signs():
+    # bayes and gated(q) agree exactly above q (difference 0), then separate at q and cross again deeper
+    bayes, gated = th.gain_profile("probit", "bayes"), th.gain_profile("probit", "gated(q=0.2)")
+    grid = np.linspace(0.01, 0.99, 99)
+    assert th.profile_crossings(bayes, gated, grid) == pytest.approx([0.2, 0.6], abs=1e-12)
+    assert th.profile_crossings(bayes, gated, grid, from_zero=False) == pytest.approx([0.6], abs=1e-12)
+
+
 def test_first_order_expansion_improves_with_n():
     # 1 - nDCG ~ eps_D(n) c_f: the ratio (1 - finite-n value) / (eps c) must approach 1 as n grows
     # (slowly: the next term is of relative order eps itself, about 1 / ln n).

@@ -11,8 +11,7 @@ decreasing rearrangement of the gains, a step function); both integrate to the m
 - ``zipf``: ``sum_r g_f(r/n) / r ≈ g_f(0+)(ln n + γ) + int (g_f - g_f(0+)) / t``: ``nDCG -> g_f(0+) / g*(0+)`` at
   rate ``1 / ln n``;
 - summable (``power(beta > 1)``, geometric): ``E nDCG -> g_f(0+) / g*(0+)`` and nDCG keeps the randomness of the top;
-- ``none``: exactly 1. Finite n without the expansion: :mod:`~ndcg_research.simulation.finite_n`.
-"""
+- ``none``: exactly 1. Finite n without the expansion: :mod:`~ndcg_research.simulation.finite_n`."""
 
 from __future__ import annotations
 
@@ -31,6 +30,7 @@ from .model import Model, Ranker, parse_model, parse_ranker
 EULER_GAMMA = 0.5772156649015329
 _HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(96)
 _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations over N(0, 1)
+_Curve = Callable[[np.ndarray], np.ndarray]  # a vectorised function: a profile, a discount
 
 
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
@@ -61,9 +61,7 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     return float(out) if np.ndim(n) == 0 else out
 
 
-def eps_numeric(
-    discount: str | Discount | Callable[[np.ndarray], np.ndarray], n: float | np.ndarray, h: float = 1e-4
-) -> float | np.ndarray:
+def eps_numeric(discount: str | Discount | _Curve, n: float | np.ndarray, h: float = 1e-4) -> float | np.ndarray:
     """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1)."""
     d = parse_discount(discount)
     r = np.asarray(n, dtype=np.float64)
@@ -90,7 +88,7 @@ class Profile:
     top: float
     edges: np.ndarray | None = None
     values: np.ndarray | None = None
-    function: Callable[[np.ndarray], np.ndarray] | None = None
+    function: _Curve | None = None
     breaks: tuple[float, ...] = ()
     _integrals: dict[tuple[str, float], float] = field(default_factory=dict, compare=False, repr=False)
 
@@ -157,7 +155,7 @@ class Profile:
         return np.diff(np.interp(grid, self.edges, A)) * n
 
 
-def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
+def _unit_gain(model: Model, gain: Gain) -> _Curve:
     """h(eta) = E gain(Binomial(G, eta)), vectorised in eta."""
     k = np.arange(model.grades + 1)
     level_gain = gain(k.astype(np.float64))
@@ -166,7 +164,7 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
 
 
-def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
+def _x_integral(model: Model, h: _Curve, lo: float, hi: float) -> float:
     """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
     return integrate.quad(
         lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), lo, hi, epsabs=1e-13, epsrel=1e-11
@@ -299,3 +297,19 @@ def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, ga
     f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
     L = math.log(n) + EULER_GAMMA
     return (f.top * L + f.integral("zipf")) / (star.top * L + star.integral("zipf"))
+
+
+def profile_crossings(first: _Curve, second: _Curve, grid: np.ndarray, *, from_zero: bool = True) -> list[float]:
+    """Depths t where ``first(t) - second(t)`` changes sign between neighbours of ``grid`` (also to or from exactly 0
+    unless ``from_zero`` is False), each to float64 resolution by 80 bisection steps (a jump is found as such)."""
+    sign = np.sign(first(grid) - second(grid))
+    changes = sign[1:] != sign[:-1] if from_zero else sign[1:] * sign[:-1] < 0
+    found = []
+    for i in np.flatnonzero(changes):
+        lo, hi = grid[i], grid[i + 1]
+        for _ in range(80):  # the sign at lo is sign[i]
+            mid = (lo + hi) / 2
+            same = np.sign(first(np.array([mid]))[0] - second(np.array([mid]))[0]) == sign[i]
+            lo, hi = (mid, hi) if same else (lo, mid)
+        found.append(float(hi))
+    return found

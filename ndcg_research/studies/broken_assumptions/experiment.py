@@ -1,6 +1,5 @@
 """The experiment of notebook 16 (replicates of each model at each n, in seeded chunks: the values depend neither on
-the chunking nor on the workers) and the tables its findings read.
-"""
+the chunking nor on the workers) and the tables its findings read."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from ...simulation.replicates import Chunk, plan_chunks, run_chunks, seed_sequen
 from ...stats import TIE_TOLERANCE
 from ...stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import findings
-from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
+from .models import SparseModel, TwoFeatureModel, profile_crossings, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg
 
 #: Items (list length x replicates) per chunk of work handed to a worker.
@@ -64,36 +63,34 @@ def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.Data
     sparse model also ``exact`` (its exact expectation), ``z`` (the mean against it in standard errors) and
     ``limit`` (n -> infinity), NaN elsewhere."""
     model, rows = experiment.model, []
-    for d_index, discount in enumerate(experiment.discounts):
-        for r_index, ranker in enumerate(experiment.rankers):
-            for n in experiment.ns:
-                v = values[n][:, r_index, d_index]
-                mean, sd = float(v.mean()), float(v.std(ddof=1))
-                se = sd / math.sqrt(v.size)
-                half = float(stats.t.ppf(0.975, v.size - 1)) * se
-                exact = limit = math.nan
-                if isinstance(model, SparseModel) and ranker == "random":
-                    exact, limit = random_expected_ndcg(model, discount, n), random_limit(model, discount)
-                z = (mean - exact) / se if se > 0 else math.nan
-                rows.append(
-                    dict(model=model.label, kind=model.kind, discount=discount, ranker=ranker, n=n, replicates=v.size)
-                    | dict(mean=mean, sd=sd, se=se, ci_low=mean - half, ci_high=mean + half, exact=exact, z=z)
-                    | dict(limit=limit, seed=experiment.seed)
-                )
+    cells = itertools.product(enumerate(experiment.discounts), enumerate(experiment.rankers), experiment.ns)
+    for (d_index, discount), (r_index, ranker), n in cells:
+        v = values[n][:, r_index, d_index]
+        mean, sd = float(v.mean()), float(v.std(ddof=1))
+        se = sd / math.sqrt(v.size)
+        half = float(stats.t.ppf(0.975, v.size - 1)) * se
+        exact = limit = math.nan
+        if isinstance(model, SparseModel) and ranker == "random":
+            exact, limit = random_expected_ndcg(model, discount, n), random_limit(model, discount)
+        z = (mean - exact) / se if se > 0 else math.nan
+        rows.append(
+            dict(model=model.label, kind=model.kind, discount=discount, ranker=ranker, n=n, replicates=v.size)
+            | dict(mean=mean, sd=sd, se=se, ci_low=mean - half, ci_high=mean + half, exact=exact, z=z)
+            | dict(limit=limit, seed=experiment.seed)
+        )
     return pd.DataFrame(rows)
 
 
 def pair_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
     """Paired comparison per (discount, pair, n): mean gap, standardized gap, P(first scores strictly higher)."""
     model, rows = experiment.model, []
-    for d_index, discount in enumerate(experiment.discounts):
-        for first, second in pairs:
-            i, j = experiment.rankers.index(first), experiment.rankers.index(second)
-            for n in experiment.ns:
-                out = paired_comparison(values[n][:, i, d_index].copy(), values[n][:, j, d_index].copy())
-                head = dict(model=model.label, kind=model.kind, discount=discount, first=first, second=second, n=n)
-                numbers = {k: float(v) for k, v in out.items()}
-                rows.append(dict(head, replicates=values[n].shape[0], **numbers, seed=experiment.seed))
+    cells = itertools.product(enumerate(experiment.discounts), pairs, experiment.ns)
+    for (d_index, discount), (first, second), n in cells:
+        i, j = experiment.rankers.index(first), experiment.rankers.index(second)
+        out = paired_comparison(values[n][:, i, d_index].copy(), values[n][:, j, d_index].copy())
+        head = dict(model=model.label, kind=model.kind, discount=discount, first=first, second=second, n=n)
+        numbers = {k: float(v) for k, v in out.items()}
+        rows.append(dict(head, replicates=values[n].shape[0], **numbers, seed=experiment.seed))
     return pd.DataFrame(rows)
 
 
@@ -122,39 +119,35 @@ def ratio_table(
     values: dict[int, np.ndarray],
     pairs: Sequence[tuple[str, str]],
     *,
-    numerator: str = "loglog",
-    denominator: str = "log2",
     n_resamples: int | None = None,
 ) -> pd.DataFrame:
-    """Per (pair, n): standardized gaps under ``denominator`` and ``numerator``, their ratio, 95% percentile
-    bootstrap intervals over the data sets, and the rule's call (:func:`call`, threshold ``ratio_floor``)."""
+    """Per (pair, n): standardized gaps under log2 (the denominator) and loglog (the numerator), their ratio, 95%
+    percentile bootstrap intervals over the data sets, and the rule's call (:func:`call`, threshold ``ratio_floor``)."""
     resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
     floor = findings.threshold("ratio_floor")
-    dn, dd = experiment.discounts.index(numerator), experiment.discounts.index(denominator)
+    dn, dd = experiment.discounts.index("loglog"), experiment.discounts.index("log2")
     model, seed, rows = experiment.model, experiment.seed, []
-    for p_index, (first, second) in enumerate(pairs):
-        i, j = experiment.rankers.index(first), experiment.rankers.index(second)
-        for n in experiment.ns:
-            gaps = values[n][:, i, :] - values[n][:, j, :]
-            gaps[np.abs(gaps) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
-            low_gaps, high_gaps = gaps[:, dd], gaps[:, dn]
-            key = (stable_id(str(model)), n, p_index, BOOTSTRAP_STREAM)
-            d, d_low, d_high = bootstrap_statistic_interval(
-                standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 0)
+    for (p_index, (first, second)), n in itertools.product(enumerate(pairs), experiment.ns):
+        gaps = values[n][:, experiment.rankers.index(first), :] - values[n][:, experiment.rankers.index(second), :]
+        gaps[np.abs(gaps) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
+        low_gaps, high_gaps = gaps[:, dd], gaps[:, dn]
+        key = (stable_id(str(model)), n, p_index, BOOTSTRAP_STREAM)
+        d, d_low, d_high = bootstrap_statistic_interval(
+            standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 0)
+        )
+        ratio, r_low, r_high = (math.nan,) * 3
+        if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
+            ratio, r_low, r_high = bootstrap_statistic_interval(
+                _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 1)
             )
-            ratio, r_low, r_high = (math.nan,) * 3
-            if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
-                ratio, r_low, r_high = bootstrap_statistic_interval(
-                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 1)
-                )
-            resolved = bool(d_low > 0 or d_high < 0)
-            rows.append(
-                dict(model=model.label, kind=model.kind, first=first, second=second, n=n, replicates=low_gaps.size)
-                | dict(denominator=denominator, numerator=numerator, d_denominator=d, d_denominator_low=d_low)
-                | dict(d_denominator_high=d_high, d_numerator=float(standardized_gap(high_gaps)), ratio=ratio)
-                | dict(ratio_low=r_low, ratio_high=r_high, resolved=resolved, call=call(r_low, r_high, resolved, floor))
-                | dict(seed=seed)
-            )
+        resolved = bool(d_low > 0 or d_high < 0)
+        rows.append(
+            dict(model=model.label, kind=model.kind, first=first, second=second, n=n, replicates=low_gaps.size)
+            | dict(denominator="log2", numerator="loglog", d_denominator=d, d_denominator_low=d_low)
+            | dict(d_denominator_high=d_high, d_numerator=float(standardized_gap(high_gaps)), ratio=ratio)
+            | dict(ratio_low=r_low, ratio_high=r_high, resolved=resolved, call=call(r_low, r_high, resolved, floor))
+            | dict(seed=seed)
+        )
     return pd.DataFrame(rows)
 
 
@@ -162,11 +155,11 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
     """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
     (``min_crossings`` depths or more)."""
     minimum = int(findings.threshold("min_crossings"))
-    rows = [
+    depths = {(a, b): profile_crossings(model, a, b) for a, b in itertools.combinations(rankers, 2)}
+    return pd.DataFrame(
         dict(first=a, second=b, crossings=len(t), depths=", ".join(f"{v:.4f}" for v in t), studied=len(t) >= minimum)
-        for a, b, t in crossing_pairs(model, list(rankers), minimum=0)
-    ]
-    return pd.DataFrame(rows)
+        for (a, b), t in depths.items()
+    )
 
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:

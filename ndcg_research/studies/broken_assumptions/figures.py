@@ -38,28 +38,24 @@ def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: floa
         top.set(xscale="log", ylim=(0, 1.02), xlabel="list length n", ylabel="mean nDCG (log2)")
         top.set_xticks(sorted(log2["n"].unique()))
         top.set_title("(a) solid: bayes; dashed: random (exact)", loc="left")
-        _ratio_panel(bottom, ratios, colors, markers, floor)
+        shown = ratios[ratios["resolved"]]
+        cells = shown.groupby(["model", "first", "second"], sort=False)
+        half = (cells.ngroups - 1) / 2
+        for k, ((model, _, _), rows) in enumerate(cells):
+            shift = 1.25 ** ((k - half) / max(1.0, half))  # spread the cells of one n
+            yerr = [rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]]
+            style = dict(fmt=markers[model], color=colors[model], ms=2.5, lw=0.7, capsize=0)
+            bottom.errorbar(rows["n"] * shift, rows["ratio"], yerr=yerr, **style)
+        bottom.axhline(floor, color="0.3", lw=0.9, ls="--")
+        bottom.axhline(1.0, color="0.6", lw=0.7, ls=":")
+        bottom.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
+        bottom.set_xticks(sorted(shown["n"].unique()))
+        bottom.set_title(f"(b) per pair, 95% interval; refuted below {floor:g}", loc="left")
         handles = [Line2D([], [], color=colors[m], marker=markers[m], ls="none", ms=3.5, label=m) for m in models]
         fig.legend(
             handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2, columnspacing=0.6
         )
         return fig
-
-
-def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict[str, str], floor: float) -> None:
-    shown = ratios[ratios["resolved"]]
-    cells = list(dict.fromkeys(zip(shown["model"], shown["first"], shown["second"], strict=True)))
-    for k, (model, first, second) in enumerate(cells):
-        rows = shown[(shown["model"] == model) & (shown["first"] == first) & (shown["second"] == second)]
-        shift = 1.25 ** ((k - (len(cells) - 1) / 2) / max(1.0, (len(cells) - 1) / 2))  # spread the cells of one n
-        yerr = [rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]]
-        style = dict(fmt=markers[model], color=colors[model], ms=2.5, lw=0.7, capsize=0)
-        ax.errorbar(rows["n"] * shift, rows["ratio"], yerr=yerr, **style)
-    ax.axhline(floor, color="0.3", lw=0.9, ls="--")
-    ax.axhline(1.0, color="0.6", lw=0.7, ls=":")
-    ax.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
-    ax.set_xticks(sorted(shown["n"].unique()))
-    ax.set_title(f"(b) per pair, 95% interval; refuted below {floor:g}", loc="left")
 
 
 def _headline_from_tables(results: Path) -> Figure:

@@ -1,28 +1,21 @@
-r"""Two models that break the assumptions every other model shares (dense relevance, nested rankers), and their exact
-quantities (the derivations are this package's).
-
-- :class:`SparseModel`: ``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma = 1: R fixed; 0: a fixed
-  share), features ``N(mu, 1)`` against ``N(0, 1)``; rankers ``bayes`` (x), ``noisy(sigma=s)`` (``x + s z``) and
-  ``random``, nested by construction. The ideal DCG is ``S(R) = D(1) + ... + D(R)``, not random.
-- :class:`TwoFeatureModel`: a graded feature ``x1 ~ N(0, 1)`` and a rare flag ``x2 ~ Bernoulli(pi)``, relevance
-  ``Phi(a1 x1 + a2 x2)``; rankers ``content`` (x1), ``flag`` (x2, then random), ``mix(lam=L)`` (``x1 + L x2``) and
-  ``bayes`` (``mix(lam=a2/a1)``). The binary feature makes their expected-gain profiles cross.
-"""
+"""Two models that break the assumptions every other model shares (dense relevance, nested rankers),
+:class:`SparseModel` and :class:`TwoFeatureModel`, and their exact quantities (the derivations are this package's)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, optimize, special
+from scipy import integrate, special
 from scipy.special import ndtr, ndtri
 
 from ...core import Discount, parse_discount
+from ...simulation import theory
 from ...simulation.finite_n import order_statistic_means
-from ...simulation.theory import exact_discount_sum
 
 #: The rankers of the sparse model, best first (nested by construction).
 SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
@@ -33,24 +26,28 @@ _NOISY = re.compile(r"noisy\(sigma=([0-9.eE+-]+)\)")
 _MIX = re.compile(r"mix\(lam=([0-9.eE+-]+)\)")
 
 
+def _parameter(ranker: str, named: dict[str, float], pattern: re.Pattern[str], zero: bool, unknown: str) -> float:
+    """A named ranker's number, else the number in ``pattern`` (positive, or also 0 with ``zero``), else the error
+    ``unknown ranker <ranker> of the <unknown>``."""
+    if ranker in named:
+        return named[ranker]
+    match = pattern.fullmatch(ranker)
+    if match is None or not (float(match.group(1)) > 0 or zero and float(match.group(1)) == 0):
+        raise ValueError(f"unknown ranker {ranker!r} of the {unknown}")
+    return float(match.group(1))
+
+
 def noise_level(ranker: str) -> float:
     """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``."""
-    if ranker == "bayes":
-        return 0.0
-    if ranker == "random":
-        return math.inf
-    match = _NOISY.fullmatch(ranker)
-    if match is None or not float(match.group(1)) > 0:
-        raise ValueError(
-            f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
-        )
-    return float(match.group(1))
+    valid = "sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
+    return _parameter(ranker, {"bayes": 0.0, "random": math.inf}, _NOISY, False, valid)
 
 
 @dataclass(frozen=True)
 class SparseModel:
     """``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma in [0, 1]), features ``N(mu, 1)`` against
-    ``N(0, 1)``."""
+    ``N(0, 1)``; rankers ``bayes`` (x), ``noisy(sigma=s)`` (``x + s z``) and ``random``, nested by construction. The
+    ideal DCG is ``S(R) = D(1) + ... + D(R)``, not random."""
 
     mu: float
     scale: float
@@ -88,15 +85,13 @@ class SparseModel:
     def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Features of the relevant items (``R(n)`` of them) and of the others (``n - R(n)``), in that order."""
         count = self.relevant_count(n)
-        relevant = rng.standard_normal(count)
-        relevant += self.mu
-        return relevant, rng.standard_normal(n - count)
+        return rng.standard_normal(count) + self.mu, rng.standard_normal(n - count)
 
 
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
     """Exact expected nDCG of the random ranker, ``(R / n) S(n) / S(R)``: each rank is relevant with chance R / n."""
     count = model.relevant_count(n)
-    return count / n * exact_discount_sum(discount, n) / exact_discount_sum(discount, count)
+    return count / n * theory.exact_discount_sum(discount, n) / theory.exact_discount_sum(discount, count)
 
 
 def random_limit(model: SparseModel, discount: str | Discount) -> float:
@@ -108,10 +103,8 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
         return 1.0
     if model.gamma == 1:
         return 0.0
-    if d.name == "log2":
-        return 1.0 - model.gamma
-    if d.name == "logpower":
-        return (1.0 - model.gamma) ** d.kwargs["gamma"]
+    if d.name in ("log2", "logpower"):  # log2 is logpower(gamma=1)
+        return (1.0 - model.gamma) ** d.kwargs.get("gamma", 1.0)
     if d.name == "loglog":
         return 1.0
     if d.name == "power" and d.kwargs["beta"] < 1:
@@ -121,23 +114,16 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
 
 def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
     """The weight L of the flag in a ranker's score ``x1 + L x2`` (inf for ``flag``, the flag alone)."""
-    if ranker == "content":
-        return 0.0
-    if ranker == "bayes":
-        return model.a2 / model.a1
-    if ranker == "flag":
-        return math.inf
-    match = _MIX.fullmatch(ranker)
-    if match is None or not float(match.group(1)) >= 0:
-        raise ValueError(
-            f"unknown ranker {ranker!r} of the two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
-        )
-    return float(match.group(1))
+    named = {"content": 0.0, "bayes": model.a2 / model.a1, "flag": math.inf}
+    valid = "two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
+    return _parameter(ranker, named, _MIX, True, valid)
 
 
 @dataclass(frozen=True)
 class TwoFeatureModel:
-    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``."""
+    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``; rankers ``content``
+    (x1), ``flag`` (x2, then random), ``mix(lam=L)`` (``x1 + L x2``) and ``bayes`` (``mix(lam=a2/a1)``), whose
+    expected-gain profiles cross (the binary feature)."""
 
     a1: float = 1.0
     a2: float = 2.0
@@ -170,12 +156,8 @@ class TwoFeatureModel:
         relevant = rng.random(n) < ndtr(self.a1 * x1 + self.a2 * flag)
         return x1, flag, relevant
 
-    def score_tail(self, lam: float, v: np.ndarray) -> np.ndarray:
-        """``P(x1 + lam x2 > v)`` (the relative rank of the score value v)."""
-        return self.pi * ndtr(lam - v) + (1 - self.pi) * ndtr(-v)
-
     def score_at(self, lam: float, t: np.ndarray) -> np.ndarray:
-        """The score value whose upper tail probability is t (bisection, to float64 resolution)."""
+        """The score value v whose upper tail ``P(x1 + lam x2 > v)`` is t (bisection, to float64 resolution)."""
         t = np.asarray(t, dtype=np.float64)
         if lam == 0:
             return -ndtri(t)
@@ -183,9 +165,8 @@ class TwoFeatureModel:
         high = np.maximum(-ndtri(t), -ndtri(t) + lam) + 1.0  # ... >= tail(high): the tail is a mix of the two
         for _ in range(80):  # bisection steps (halves the bracket each time)
             mid = 0.5 * (low + high)
-            above = self.score_tail(lam, mid) > t
-            low = np.where(above, mid, low)
-            high = np.where(above, high, mid)
+            above = self.pi * ndtr(lam - mid) + (1 - self.pi) * ndtr(-mid) > t
+            low, high = np.where(above, mid, low), np.where(above, high, mid)
         return 0.5 * (low + high)
 
     def profile(self, ranker: str, t: np.ndarray) -> np.ndarray:
@@ -237,25 +218,9 @@ class TwoFeatureModel:
 
 
 def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points: int = 4001) -> list[float]:
-    """The relative ranks t where two rankers' profiles cross, to 1e-12 (the ``flag`` profile's jump: t = pi)."""
+    """The relative ranks t where two rankers' profiles cross (the ``flag`` profile's jump: t = pi), from a log grid
+    of ``points`` depths with two more beside pi (:func:`~ndcg_research.simulation.theory.profile_crossings`)."""
     grid = np.geomspace(1e-6, 1 - 1e-6, points)
     grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
-
-    def gap(t: np.ndarray) -> np.ndarray:
-        return model.profile(first, t) - model.profile(second, t)
-
-    def crossing(a: float, b: float) -> float:
-        if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):  # the flag profile's jump
-            return model.pi
-        return optimize.brentq(lambda t: float(gap(np.array([t]))[0]), a, b, xtol=1e-12)
-
-    sign = np.sign(gap(grid))
-    return [crossing(grid[i], grid[i + 1]) for i in np.flatnonzero(sign[:-1] * sign[1:] < 0)]
-
-
-def crossing_pairs(
-    model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
-) -> list[tuple[str, str, list[float]]]:
-    """The pairs of rankers (in the order given) whose profiles cross at ``minimum`` depths or more, with the depths."""
-    pairs = ((a, b, profile_crossings(model, a, b)) for i, a in enumerate(rankers) for b in rankers[i + 1 :])
-    return [(a, b, depths) for a, b, depths in pairs if len(depths) >= minimum]
+    profiles = (functools.partial(model.profile, ranker) for ranker in (first, second))
+    return theory.profile_crossings(*profiles, grid, from_zero=False)  # exact zeros near t = 0 are roundoff

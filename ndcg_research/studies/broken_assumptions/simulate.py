@@ -3,8 +3,7 @@
 Only the relevant items' ranks are computed: in the sparse model the other scores are counted between the sorted
 relevant ones; in the two-feature model every ``x1 + L x2`` keeps the order by x1 within the flagged and within the
 other items, so one sort of each block serves every mix. Data set ``(n, replicate)`` draws from
-``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))``, each ranker's noise with its own stream last.
-"""
+``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))``, each ranker's noise with its own stream last."""
 
 from __future__ import annotations
 
@@ -33,8 +32,7 @@ def _rng(seed: int, model: Model, n: int, replicate: int, stream: str = "") -> n
 def _discount_matrix(discounts: tuple[Discount, ...], n: int) -> tuple[np.ndarray, np.ndarray]:
     """D(1..n) of every discount as the columns of an (n, discounts) array, and the sums S(0..n) as rows."""
     vectors = np.stack([kernels.discount_vector(d, n) for d in discounts], axis=1)
-    sums = np.stack([kernels.cumulative_discount(d, n) for d in discounts], axis=1)
-    return vectors, sums
+    return vectors, np.stack([kernels.cumulative_discount(d, n) for d in discounts], axis=1)
 
 
 def relevant_ranks(relevant_scores: np.ndarray, other_scores: np.ndarray) -> np.ndarray:
@@ -78,12 +76,6 @@ def _block_ranks(
     return np.concatenate((top[flagged_relevant], rest[others_relevant]))
 
 
-def _blocks(x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, ...]:
-    """x1 of the flagged and of the other items, each ascending, then whether each of them is relevant."""
-    flagged, others = (np.flatnonzero(block)[np.argsort(x1[block])] for block in (flag, ~flag))
-    return x1[flagged], x1[others], relevant[flagged], relevant[others]
-
-
 def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicate: int) -> list[np.ndarray]:
     """The 1-based ranks of the relevant items under every ranker, on data set ``(n, replicate)`` (in no
     particular order; the same data set and noise as :func:`replicate_ndcg`)."""
@@ -91,7 +83,9 @@ def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: i
     if isinstance(model, SparseModel):
         relevant, others = model.draw(rng, n)
         return [sparse_ranks(r, relevant, others, _rng(seed, model, n, replicate, r)) for r in rankers]
-    blocks = _blocks(*model.draw(rng, n))
+    x1, flag, relevant = model.draw(rng, n)
+    flagged, others = (np.flatnonzero(block)[np.argsort(x1[block])] for block in (flag, ~flag))  # x1 ascending
+    blocks = x1[flagged], x1[others], relevant[flagged], relevant[others]
     return [_block_ranks(model, r, blocks, _rng(seed, model, n, replicate, r)) for r in rankers]
 
 

@@ -41,10 +41,8 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                 bar = style.pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{name}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
-            plain = (
-                rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
-            )
-            law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
+            log_power = rows["law_log_power"].fillna(0).to_numpy() if "law_log_power" in rows else 0.0
+            law_values = np.where(log_power == 0, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, style.round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
             heuristic = style.plotted_column(rows, "heuristic_exponent")
             marker = style.PAIR_MARKERS[p % len(style.PAIR_MARKERS)]
@@ -56,8 +54,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.8, ls=":")
         axes[0, j].set_title(f"{label} top", fontsize=11)
         axes[1, j].set_xticks(x, [_short_discount(d) for d in discounts], rotation=40, ha="right", fontsize=9)
-    low, high = axes[0, 0].get_ylim()
-    # wide intervals run off the panel
+    low, high = axes[0, 0].get_ylim()  # wide intervals run off the panel: clipped to EXPONENT_RANGE
     axes[0, 0].set_ylim(max(low, -style.EXPONENT_RANGE), min(high, style.EXPONENT_RANGE))
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
@@ -80,21 +77,18 @@ def trend_grid(
     fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
     axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
     colors = style.decay_colors(discounts)
+    draw = _draw_failure_rate if value == "p_fail" else style.draw_standardized_gap
     handles = []
     for i, label in enumerate(labels):
         for j, (better, worse) in enumerate(pairs):
             ax = axes[i, j]
             for d in discounts:
                 rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
-                if value == "p_fail":
-                    line = _draw_failure_rate(ax, rows, colors[d])
-                else:
-                    line = style.draw_standardized_gap(ax, rows, colors[d])
-                    if heuristic is not None:
-                        h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
-                        heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
-                        ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
-                handles.append((line, d))
+                handles.append((draw(ax, rows, colors[d]), d))
+                if value == "std_gap" and heuristic is not None:
+                    h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
+                    heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
+                    ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
             ax.set_xscale("log")
             if value == "p_fail":
                 ax.set_yscale("log")
@@ -103,12 +97,9 @@ def trend_grid(
                 ax.axhline(0, color="0.3", lw=0.8)
                 ax.set_yscale("symlog", linthresh=0.03)
                 ax.set_ylim(bottom=-0.05)
-            if i == 0:
-                ax.set_title(style.pair_label(better, worse), fontsize=10)
-            if i == len(labels) - 1:
-                ax.set_xlabel("n")
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
         axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
+    style.label_grid_edges(axes, [style.pair_label(better, worse) for better, worse in pairs], [])
     if value == "p_fail":
         bound = Line2D([], [], color="0.3", marker="v", mfc="none", ls="none")
         handles.append((bound, "no failure: Wilson upper bound"))

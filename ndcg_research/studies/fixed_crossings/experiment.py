@@ -37,22 +37,10 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
 
 
 def profile_crossings(model: str, first: str, second: str, points: int = 2000) -> list[float]:
-    """Depths t in (0, 1) where ``g_first(t) - g_second(t)`` changes sign: on a log grid of ``points`` depths, then by
-    bisection (a jump, such as ``gated``'s at q, is found as such)."""
-    f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
+    """Depths t in (0, 1) where ``g_first(t) - g_second(t)`` changes sign, from a log grid of ``points`` depths
+    (:func:`~ndcg_research.simulation.theory.profile_crossings`)."""
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
-    diff = f(grid) - g(grid)
-    found = []
-    for i in np.flatnonzero(np.sign(diff[1:]) != np.sign(diff[:-1])):
-        lo, hi = grid[i], grid[i + 1]
-        for _ in range(80):  # bisection: the sign at lo is diff[i]'s
-            mid = (lo + hi) / 2
-            if np.sign(f(np.array([mid]))[0] - g(np.array([mid]))[0]) == np.sign(diff[i]):
-                lo = mid
-            else:
-                hi = mid
-        found.append(float(hi))
-    return found
+    return theory.profile_crossings(theory.gain_profile(model, first), theory.gain_profile(model, second), grid)
 
 
 def _weighted(model: str, first: str, second: str, power: int) -> float:
@@ -112,12 +100,10 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
     for _, group in gaps.groupby(["second", "discount"], sort=False):
         group = group.sort_values("n")
         n, gap = group["n"].to_numpy(dtype=np.float64), group["gap"].to_numpy(dtype=np.float64)
-        signs = np.sign(gap)
-        changed = np.flatnonzero(signs[1:] != signs[:-1])
-        first_change = np.flatnonzero(signs != signs[0])
+        changed = np.flatnonzero(np.diff(np.sign(gap)) != 0)
         crossing = math.nan
-        if first_change.size:
-            i = first_change[0]
+        if changed.size:
+            i = changed[0] + 1
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         row = group.iloc[0][_GAP_KEYS[:-1]].to_dict() | dict(n_min=int(n[0]), n_max=int(n[-1]))
@@ -192,16 +178,14 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     return pd.DataFrame(rows)
 
 
-def law_slope(
-    first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2", points: int = 3
-) -> dict[str, float]:
-    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality; the
+def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2") -> dict[str, float]:
+    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the three pairs nearest equality; the
     second-order expansion predicts ``k_D`` (1 for log2). ``agrees``: within the factor ``law_slope_factor`` of 1."""
     merged = first_order[["second", "second_order_log_n"]].merge(
         crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second"
     )
     merged = merged[np.isfinite(merged["second_order_log_n"]) & np.isfinite(merged["crossing_n"])]
-    merged = merged.sort_values("second_order_log_n").tail(points)
+    merged = merged.sort_values("second_order_log_n").tail(3)
     out = dict(slope=math.nan, points=len(merged), x_min=math.nan, x_max=math.nan, agrees=math.nan)
     if len(merged) >= 2:
         x, y = merged["second_order_log_n"].to_numpy(), np.log(merged["crossing_n"].to_numpy())

@@ -109,15 +109,14 @@ def headline_figure(results: Path) -> Figure:
             first, second = decisions["first"].iloc[0], decisions["second"].iloc[0]
             discounts = list(dict.fromkeys(decisions["discount"]))
             styles = style.column_discount_styles(discounts)
-            # the expected gaps of the two models differ by a factor (notebook 10): one crossing for both
-            model_crossings = crossings[crossings["second"] == second]
             for d in discounts:
                 rows = style.select(decisions, discount=d, first=first, second=second)
                 n = style.plotted_column(rows, "n")
                 ax.plot(n, style.plotted_column(rows, "p_first"), label=d, **styles[d])
                 low, high = style.plotted_column(rows, "p_first_low"), style.plotted_column(rows, "p_first_high")
                 ax.fill_between(n, low, high, color=styles[d]["color"], alpha=0.15, lw=0)
-                where = style.round_significant(style.crossing_n(model_crossings, first, second, d))
+                # the expected gaps of the two models differ by a factor (notebook 10): one crossing for both
+                where = style.round_significant(style.crossing_n(crossings, first, second, d))
                 if math.isfinite(where):
                     ax.plot([where], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
