@@ -6,7 +6,7 @@ through the metric core's kernels (:func:`measure_values`).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -124,10 +124,7 @@ class Judgments:
     ideal_grade: np.ndarray
     ideal_start: np.ndarray
     ideal_count: np.ndarray
-    checked: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.checked = np.zeros(len(self.names), dtype=bool)
+    checked: np.ndarray
 
     @property
     def n_queries(self) -> int:
@@ -170,7 +167,8 @@ class Judgments:
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
         relevant = np.bincount(codes[grade > 0], minlength=n)
-        return cls(kept, names, docs, grade, rows, starts, counts, relevant, ideal_grade, ideal_start, ideal_count)
+        ideal = (ideal_grade, ideal_start, ideal_count)
+        return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -433,14 +431,13 @@ def measure_values(
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
                 relevant = judgments.relevant_count[codes]
                 ideal_count = relevant if k is None else np.minimum(relevant, k)
-                top = padded(judgments.ideal_grade, ideal_start, ideal_count, int(max(ideal_count.max(), 1)), 0)
-                top = _gains(measure, gain, top, None, source)
-            else:
+            ideal_width = int(max(ideal_count.max(), 1))
+            top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
+            top = _gains(measure, gain, top, None, source)
+            if measure.gains is not None:
                 # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
                 # like grade 0: zeroed before sorting.
-                ideal_width = int(max(ideal_count.max(), 1))
-                top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
-                top = np.maximum(_gains(measure, gain, top, None, source), 0.0)
+                top = np.maximum(top, 0.0)
                 top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
                 top = -np.sort(-top, axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")

@@ -178,12 +178,8 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
     from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
-    if isinstance(array, pa.ChunkedArray):
-        if array.num_chunks == 1:
-            array = array.chunk(0)
-        else:
-            parts = [numbers(chunk, missing) for chunk in array.chunks]
-            return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
+    if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
+        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
     values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
     if not array.null_count:
@@ -360,20 +356,9 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
             pa.BufferReader(block),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
             parse_options=pacsv.ParseOptions(
-                delimiter="\t" if tab else " ",
-                quote_char=False,
-                double_quote=False,
-                escape_char=False,
-                newlines_in_values=False,
-                ignore_empty_lines=False,
+                delimiter="\t" if tab else " ", quote_char=False, ignore_empty_lines=False
             ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=types,
-                check_utf8=False,
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                null_values=[],
-            ),
+            convert_options=pacsv.ConvertOptions(column_types=types, null_values=[]),  # ids binary: no UTF-8 check
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
@@ -411,15 +396,8 @@ def parse_block(
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
-    last, end = query[len(query) - 1], len(query)
-    for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
-        same = kernel("equal", chunk, last)
-        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
-        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
-        if other.size:
-            return end - len(chunk) + int(other[-1]) + 1
-        end -= len(chunk)
-    return 0
+    other = numbers(kernel("indices_nonzero", kernel("not_equal", query, query[len(query) - 1])))
+    return int(other[-1]) + 1 if other.size else 0
 
 
 def _parsed_blocks(
@@ -505,7 +483,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     lines: list[int] = []
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
-    spelled: dict[tuple[bool, bytes], bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
+    spelled: dict[Any, bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
     with open_source(path, "SVMlight") as source:
         name = source.name
         for number, line in _numbered_lines(source):
@@ -522,8 +500,23 @@ def svmlight_columns(path: PathLike) -> Columns:
                 fraction = (len(values), fields[0].decode(errors="replace"))
             values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
             qid = fields[1][4:]
-            if not queries or qid != queries[-1]:
-                _check_new_qid(qid, first_line, spelled, where, number)
+            if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
+                if qid in first_line:
+                    raise InputError(
+                        f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines "
+                        f"begin at line {first_line[qid]}); the learning-to-rank tools would make two queries of it: "
+                        f"sort the file by qid and make the predictions again from the sorted file (they are matched "
+                        f"to its lines in order)"
+                    )
+                first_line[qid] = number
+                integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
+                key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
+                other = spelled.setdefault(key, qid)
+                if other != qid:
+                    raise InputError(
+                        f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
+                        f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
+                    )
             queries.append(qid)
             lines.append(number)
             match = _DOCID.search(comment)
@@ -542,27 +535,6 @@ def svmlight_columns(path: PathLike) -> Columns:
         )
     value = np.asarray(values, dtype=np.float64 if fraction else np.int64)
     return _line_columns(queries, docs, value, "qrels", name, lines, fraction=fraction, notes=notes)
-
-
-def _check_new_qid(
-    qid: bytes, first_line: dict[bytes, int], spelled: dict[tuple[bool, bytes], bytes], where: str, line: int
-) -> None:
-    """Refuse a qid that starts a second run of lines, or an integer that another qid spells otherwise."""
-    if qid in first_line:
-        raise InputError(
-            f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at line "
-            f"{first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file by qid "
-            f"and make the predictions again from the sorted file (they are matched to its lines in order)"
-        )
-    first_line[qid] = line
-    integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
-    if integer is not None:
-        other = spelled.setdefault((integer[1] == b"-" and integer[2] != b"0", integer[2]), qid)
-        if other != qid:
-            raise InputError(
-                f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one integer "
-                f"to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
-            )
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
