@@ -147,14 +147,13 @@ class Judgments:
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
         first_rows = block_starts(codes)
+        counts = np.bincount(codes, minlength=n)
         rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            starts, counts = np.zeros((2, n), dtype=np.int64)
+            starts = np.zeros(n, dtype=np.int64)
             starts[codes[first_rows]] = first_rows
-            counts[codes[first_rows]] = np.diff(first_rows, append=codes.size)
             docs = binary_ids(qrels.doc)
         else:
-            counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))

@@ -1,11 +1,6 @@
-"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`.
-
-trec_eval 10.0's grammar (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files" tabulates where it
-reads a line otherwise than it seems): fields separated by runs of blanks, ``#`` lines skipped (qrels: trec_eval's
-stricter rule), grades read as ``atol`` reads them, scores as ``atof``; a line trec_eval would read otherwise is
-refused with its file and line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by
-line (the two agree, tested on random files).
-"""
+"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`, read
+as trec_eval 10.0 reads them (the guide "Evaluating run files"): a line it would read otherwise is refused with its
+file and line. Regular blocks go to pyarrow's CSV reader, other lines one by one (the two agree on random files)."""
 
 import itertools
 import os
@@ -23,9 +18,8 @@ try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
     from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
 
-
 from ._measures import atol
-from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
+from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
 PathLike = str | os.PathLike[str]
@@ -74,11 +68,9 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        return (
-            self.lines
-            if self.lines is not None
-            else np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
-        )
+        if self.lines is not None:
+            return self.lines
+        return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
 
     def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
@@ -158,8 +150,7 @@ def kernel(name: str, *args: Any, options: Any = None) -> Any:
 
 
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
-    bytes; one copy at most)."""
+    """The rows of ``arrays`` as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
     chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
     out = []
     for chunk in chunks:
@@ -320,18 +311,15 @@ def _line_block(
 
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     """Grades written as plain integers (digits, a leading minus) as int64, or None (then read line by line)."""
-    out = []
-    for chunk in (c for c in array.chunks if len(c)):  # (the caller has rows)
-        try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
-            value = numbers(kernel("cast", chunk, options=CastOptions.safe(pa.int64())))
-        except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
-            return None
+    try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
+        value = numbers(kernel("cast", array, options=CastOptions.safe(pa.int64())))
+    except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
+        return None
+    for chunk in (c for c in array.chunks if len(c)):
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
-        text = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]]
-        if np.any(text | 0x20 == ord("x")) or value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE:
-            return None  # hexadecimal, or too large: refused line by line
-        out.append(value)
-    return np.concatenate(out) if len(out) != 1 else out[0]
+        if np.any(np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]] | 0x20 == ord("x")):
+            return None  # hexadecimal: refused line by line
+    return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
 
 def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Columns | None:
@@ -342,15 +330,10 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Ids as the parser reads them, plain: the evaluation hashes them once, on the thread that is not reading. A
-    # dictionary for a run's documents cost about 4 ms per 2 MB block (nearly all distinct), for its queries some
-    # 0.6 ms, on the reading thread, which takes longer per block than the evaluation. The qrels' queries are
-    # dictionaries: the parser's threads hash them while nothing else can run.
-    types = dict.fromkeys(names, pa.binary())
-    if kind == "run":
-        types |= {"value": pa.float64()}
-    else:
-        types |= {"query": pa.dictionary(pa.int32(), pa.binary())}
+    # A run's ids plain: the evaluation hashes them on the thread that is not reading (dictionaries cost the reading
+    # thread, the slower one, 4 ms per 2 MB block for documents, 0.6 for queries). The qrels' queries are dictionaries.
+    special = {"value": pa.float64()} if kind == "run" else {"query": pa.dictionary(pa.int32(), pa.binary())}
+    types = dict.fromkeys(names, pa.binary()) | special
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
@@ -361,8 +344,6 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
             convert_options=pacsv.ConvertOptions(column_types=types, null_values=[]),  # ids binary: no UTF-8 check
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    if table.num_rows == 0:
         return None
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
     for array in (table.column(column) for column in names if column != "value"):
@@ -403,8 +384,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def _parsed_blocks(
     path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
 ) -> Iterator[Columns]:
-    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); ``stream``:
-    as for :func:`~ndcg_research.evaluation._sources.open_source`."""
+    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped)."""
     first_line, comment_line = 1, None
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
@@ -459,14 +439,15 @@ def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
-def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every line of ``source`` (for the small line-by-line formats)."""
+def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of every line of a file (for the small line-by-line formats)."""
     first_line = 1
-    for block in line_blocks(source):
-        check_text(block, source.name, first_line)
-        pieces = block.removesuffix(b"\n").split(b"\n")
-        yield from enumerate(pieces, first_line)
-        first_line += len(pieces)
+    with open_source(path, what) as source:
+        for block in line_blocks(source):
+            check_text(block, source.name, first_line)
+            pieces = block.removesuffix(b"\n").split(b"\n")
+            yield from enumerate(pieces, first_line)
+            first_line += len(pieces)
 
 
 def svmlight_columns(path: PathLike) -> Columns:
@@ -484,43 +465,42 @@ def svmlight_columns(path: PathLike) -> Columns:
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
     spelled: dict[Any, bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
-    with open_source(path, "SVMlight") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            data, _, comment = line.partition(b"#")
-            fields = data.split(None, 2)
-            if not fields:
-                continue
-            where = f"{name}:{number}"
-            if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
+    name = describe(path)
+    for number, line in _numbered_lines(path, "SVMlight"):
+        data, _, comment = line.partition(b"#")
+        fields = data.split(None, 2)
+        if not fields:
+            continue
+        where = f"{name}:{number}"
+        if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
+            raise InputError(
+                f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
+            )
+        if parse_grade(fields[0], where)[1] and fraction is None:
+            fraction = (len(values), fields[0].decode(errors="replace"))
+        values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
+        qid = fields[1][4:]
+        if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
+            if qid in first_line:
                 raise InputError(
-                    f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
+                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
+                    f"line {first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file "
+                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
+                    f"order)"
                 )
-            if parse_grade(fields[0], where)[1] and fraction is None:
-                fraction = (len(values), fields[0].decode(errors="replace"))
-            values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
-            qid = fields[1][4:]
-            if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
-                if qid in first_line:
-                    raise InputError(
-                        f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines "
-                        f"begin at line {first_line[qid]}); the learning-to-rank tools would make two queries of it: "
-                        f"sort the file by qid and make the predictions again from the sorted file (they are matched "
-                        f"to its lines in order)"
-                    )
-                first_line[qid] = number
-                integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
-                key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
-                other = spelled.setdefault(key, qid)
-                if other != qid:
-                    raise InputError(
-                        f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
-                        f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
-                    )
-            queries.append(qid)
-            lines.append(number)
-            match = _DOCID.search(comment)
-            docids.append(match.group(1) if match else None)
+            first_line[qid] = number
+            integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
+            key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
+            other = spelled.setdefault(key, qid)
+            if other != qid:
+                raise InputError(
+                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
+                    f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
+                )
+        queries.append(qid)
+        lines.append(number)
+        match = _DOCID.search(comment)
+        docids.append(match.group(1) if match else None)
     if not values:
         raise InputError(f"{name}: no data lines")
     missing = [i for i, d in enumerate(docids) if d is None]
@@ -541,17 +521,16 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     """A model's scores for the data lines of an SVMlight file (one number a line, same order) as a run of the
     documents of ``qrels`` (:func:`svmlight_columns`), tagged with the file's name."""
     scores, lines = [], []
-    with open_source(path, "predictions") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            fields = line.split()
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            where = f"{name}:{number}"
-            if len(fields) != 1:
-                raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
-            scores.append(parse_score(fields[0], where))
-            lines.append(number)
+    name = describe(path)
+    for number, line in _numbered_lines(path, "predictions"):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        where = f"{name}:{number}"
+        if len(fields) != 1:
+            raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
+        scores.append(parse_score(fields[0], where))
+        lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(
             f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
