@@ -331,11 +331,10 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
-        for i, run in enumerate(runs):
-            _check_run(run, f"runs[{i}]")
-        labels = run_names(runs)
+        labels = run_names(runs)  # (names any value: the runs are checked below)
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
+            _check_run(run, f"runs[{j}]")
             i = first.setdefault(_identity(run), j)
             if i != j:
                 shown = os.fspath(run) if is_path(run) else labels[i]

@@ -377,8 +377,7 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
             return np.zeros(grades.shape)
         name = f"the grades of {source} (measure {measure.name})"
         return np.asarray(kernels.apply_gain(gain, grades, name=name), dtype=np.float64)
-    levels = np.array([g for g, _ in measure.gains], dtype=np.float64)
-    values = np.array([v for _, v in measure.gains], dtype=np.float64)
+    levels, values = np.array(measure.gains, dtype=np.float64).T  # (grade, gain) pairs, sorted, never none
     out = grades.astype(np.float64)
     where = np.minimum(np.searchsorted(levels, out), levels.size - 1)
     listed = levels[where] == out
