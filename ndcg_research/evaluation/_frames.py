@@ -23,7 +23,6 @@ from ._readers import (
     Kind,
     PathLike,
     binary_ids,
-    is_path,
     kernel,
     numbers,
     predictions_columns,
@@ -42,6 +41,11 @@ STYLES: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "PyTerrier's": ("qid", "docno", ("label", "relevance"), "score"),
     "ir_measures'": ("query_id", "doc_id", ("relevance",), "score"),
 }
+
+
+def is_path(value: Any) -> bool:
+    """Whether ``value`` names a file (a str or an os.PathLike)."""
+    return isinstance(value, (str, os.PathLike))
 
 
 def is_dask(value: Any) -> bool:

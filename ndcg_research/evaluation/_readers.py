@@ -538,8 +538,3 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
         )
     value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
     return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))
-
-
-def is_path(value: Any) -> bool:
-    """Whether ``value`` names a file (a str or an os.PathLike)."""
-    return isinstance(value, (str, os.PathLike))
