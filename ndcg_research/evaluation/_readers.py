@@ -377,8 +377,15 @@ def parse_block(
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
-    other = numbers(kernel("indices_nonzero", kernel("not_equal", query, query[len(query) - 1])))
-    return int(other[-1]) + 1 if other.size else 0
+    last, end = query[len(query) - 1], len(query)
+    for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
+        same = kernel("equal", chunk, last)
+        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
+        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
+        if other.size:
+            return end - len(chunk) + int(other[-1]) + 1
+        end -= len(chunk)
+    return 0
 
 
 def _parsed_blocks(
