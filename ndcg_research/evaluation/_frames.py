@@ -310,11 +310,9 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs.
-
-    In a mapping, a list of files is one run split in shards of whole queries. Two runs of one name are
-    refused, saying whether one run was given twice or how to name different runs.
-    """
+    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
+    (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
+    whether one run was given twice or how to name different runs."""
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
         if not runs:
             raise ValueError("runs must hold at least one run, got an empty mapping")

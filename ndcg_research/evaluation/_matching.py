@@ -1,7 +1,6 @@
 """Ids matched by pyarrow's hashing: the judgments prepared once (:class:`Judgments`, shared read-only by blocks and
 Dask workers), each part of a run as rankings of judged queries (:func:`rank_part`), on whole arrays, and their nDCG
-through the metric core's kernels (:func:`measure_values`).
-"""
+through the metric core's kernels (:func:`measure_values`)."""
 
 from __future__ import annotations
 
@@ -26,11 +25,9 @@ def _int_array(values: np.ndarray) -> pa.Array:
 
 
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
-    """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
-
-    Dictionary chunks keep their indices: only their dictionaries are hashed (one may repeat a value) and the
-    indices mapped through that (int32: half the memory of large qrels).
-    """
+    """The distinct values of an id array (binary; unused entries possible) and each row's index among them. Dictionary
+    chunks keep their indices: only their dictionaries are hashed (one may repeat a value), the indices mapped through
+    that (int32: half the memory of large qrels)."""
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
@@ -89,10 +86,8 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
 
 
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
-
-    Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted.
-    """
+    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has. Small
+    integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
@@ -110,8 +105,7 @@ class Judgments:
     """Qrels prepared for matching and the ideal: ``qrels`` as read, ids dropped (for messages); ``names``: the judged
     query ids in ``strcmp`` order (a code is a position there); ``docs``, ``grade``: judgments grouped by code (code c's
     ``counts[c]`` from ``starts[c]``; ``rows``: their qrels rows, None if the same); per code ``relevant_count`` (grades
-    above 0), grades >= 0 descending at ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, ``checked`` (judged twice).
-    """
+    above 0), grades >= 0 descending (``ideal_grade``, ``ideal_start``, ``ideal_count``), ``checked`` for repeats."""
 
     qrels: Columns
     names: pa.Array
@@ -245,10 +239,9 @@ def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
 ) -> tuple[Ranked, set[bytes], np.ndarray]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
-    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice.
-
-    The run's documents and those judged for the part's queries are encoded together (one hash pass), so that each
-    (query, document) is one integer key, matched exactly and found exactly when given twice."""
+    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice. The
+    run's documents and those judged for the part's queries are encoded together (one hash pass): each (query,
+    document) is one integer key, matched exactly and found exactly when given twice."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":

@@ -32,13 +32,11 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input.
-
-    ``query``, ``doc``: ids (Arrow binary or string, possibly dictionaries); ``value``: grades (int64, float64 if one
-    has a fraction) or scores (float64); ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``;
-    ``tag``: the run's (its last line's); ``lines``: each row's line number or DataFrame label (None: row i is line
-    ``first_line + i``); ``fraction``: the first fractional grade (row, as written); ``notes``: what reading decided.
-    """
+    """Judgments or a ranking in columns, the evaluator's form of every input: ``query``, ``doc``: ids (Arrow binary or
+    string, possibly dictionaries); ``value``: grades (int64, float64 if one has a fraction) or scores (float64);
+    ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``; ``tag``: the run's (its last line's);
+    ``lines``: each row's line number or DataFrame label (None: row i is line ``first_line + i``); ``fraction``: the
+    first fractional grade (row, as written); ``notes``: what reading decided."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -95,13 +93,11 @@ class Columns:
         contiguous = all(p.lines is None for p in parts) and all(
             b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )
-        # Some grade has a fraction: every grade as the number written.
-        values = [p.value.astype(np.float64) if fraction else p.value for p in parts]
         return replace(
             parts[0],
             query=_joined([p.query for p in parts]),
             doc=_joined([p.doc for p in parts]),
-            value=np.concatenate(values),
+            value=np.concatenate([p.value for p in parts]),  # float64 if a part's grades are (one has a fraction)
             tag=parts[-1].tag,
             lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
             fraction=fraction,
@@ -253,7 +249,7 @@ def _line_block(
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
     queries, docs, lines = [], [], []
-    values: list[float] = []  # grades stay ints until the first fractional one
+    values: list[float] = []
     fraction: tuple[int, str] | None = None
     tag = None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
@@ -296,10 +292,9 @@ def _line_block(
                     f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
-            grade, fractional = parse_grade(fields[3], where)
-            if fractional and fraction is None:
+            if parse_grade(fields[3], where)[1] and fraction is None:
                 fraction = (len(values), fields[3].decode(errors="replace"))
-            values.append(grade if fraction is None else float(fields[3]))
+            values.append(float(fields[3]))  # a grade without a fraction: its integer, exact below 2^53
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -458,13 +453,11 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read).
-
-    A document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order
-    is file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive
-    lines with one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after
-    another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise.
-    """
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read). A
+    document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order is
+    file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive lines with
+    one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after another, or two
+    spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise."""
     queries: list[bytes] = []
     docids: list[bytes | None] = []
     values: list[float] = []
