@@ -7,6 +7,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import lzma
 import math
 import os
 import re
@@ -296,6 +297,14 @@ def test_truncated_or_unreadable_compressed_input_names_the_file(files, capfdbin
     status, out, err = cli(capfdbinary, "evaluate", files / "qrels", files / "cut.gz")
     assert status == 1 and out == "" and err.count("\n") == 1
     assert f"{files / 'cut.gz'}: cannot read the gzip data (truncated or corrupt?)" in err
+    for name, pack, what in (("bad.xz", lzma.compress, "xz"), ("bad.bz2", bz2.compress, "bzip2")):
+        data = bytearray(pack(RUN.encode() * 200))
+        data[len(data) // 2] ^= 0xFF  # corrupt in the middle: lzma.LZMAError, OSError from bz2
+        (files / name).write_bytes(bytes(data))
+        status, out, err = cli(capfdbinary, "evaluate", files / "qrels", files / name)
+        assert (
+            status == 1 and out == "" and f"{files / name}: cannot read the {what} data (truncated or corrupt?)" in err
+        )
     (files / "run.zst").write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 20)
     status, _, err = cli(capfdbinary, "evaluate", files / "qrels", files / "run.zst")
     assert status == 1 and f"{files / 'run.zst'}: holds zstd-compressed data, which is not read here" in err

@@ -205,3 +205,34 @@ def test_query_codes_of_a_dictionary_that_repeats_an_id():
     query = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2], pa.int32()), pa.array([b"q007", b"q007", b"zz"]))
     codes, unknown = query_codes(pa.chunked_array([query]), names)
     assert codes.tolist() == [7, 7, -1] and unknown == [b"zz"]
+
+
+@pytest.mark.parametrize("path", ["line by line", "gzip", "standard input"])
+def test_other_trec_file_paths_import_neither_pyarrow_compute_nor_pandas(tmp_path, path):
+    # test_evaluation_api checks the block-parsed path; these are the other ways a TREC file is read: irregular
+    # lines (comments, a tab beside blanks) parsed line by line, gzip data, standard input (recorded, line by line).
+    import subprocess
+    import sys
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels_text = "# judged\nq1 0 a 2\nq2 0 a 1\nq1 0 b 0\nq4 0 z 1\n"
+    run_text = "# run\nq1 Q0 a 1 1.0 t\nq1\tQ0 b 2 1.0 t\nq3 Q0 c 1 2.0 t\nq2 Q0 a 1 0.5 t\n"
+    if path == "gzip":
+        qrels.write_bytes(gzip.compress(qrels_text.replace("# judged\n", "").encode()))
+        run.write_bytes(gzip.compress(run_text.replace("# run\n", "").replace("\t", " ").encode()))
+    else:
+        qrels.write_text(qrels_text)
+        run.write_text(run_text)
+    stdin = run.read_bytes() if path == "standard input" else None
+    code = (
+        "import sys\nfrom ndcg_research.cli import main\n"
+        f"main(['evaluate', '--quiet', '-m', 'ndcg', '-m', 'ndcg_cut.10', {str(qrels)!r}, "
+        f"{'-' if stdin is not None else str(run)!r}])\n"
+        "print([m for m in ('pyarrow.compute', 'pandas') if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], input=stdin, check=True, capture_output=True)
+    assert done.stdout.decode().splitlines()[-3:] == [
+        "ndcg                  \tall\t0.5436",
+        "ndcg_cut_10           \tall\t0.5436",
+        "[]",
+    ]

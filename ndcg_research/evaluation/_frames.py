@@ -23,7 +23,6 @@ from ._readers import (
     Kind,
     PathLike,
     binary_ids,
-    is_path,
     kernel,
     numbers,
     predictions_columns,
@@ -42,6 +41,11 @@ STYLES: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "PyTerrier's": ("qid", "docno", ("label", "relevance"), "score"),
     "ir_measures'": ("query_id", "doc_id", ("relevance",), "score"),
 }
+
+
+def is_path(value: Any) -> bool:
+    """Whether ``value`` names a file (a str or an os.PathLike)."""
+    return isinstance(value, (str, os.PathLike))
 
 
 def is_dask(value: Any) -> bool:
@@ -80,34 +84,8 @@ def frame_style(columns: Any) -> str:
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
-def _choices(kind: Kind) -> str:
-    """The column names each style needs, for messages."""
-    ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
-    return f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
-
-
 def _is_integer(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _mixed(values: np.ndarray, label: str, unit: str) -> InputError:
-    """The message of object ids that are not all of one kind (a rare path: Python is fine)."""
-    kinds: dict[str, int] = {}
-    for i, x in enumerate(values):
-        kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
-        kinds.setdefault("integers" if _is_integer(x) else kind, i)
-    if "float" in kinds or "float64" in kinds:
-        i = kinds.get("float", kinds.get("float64", 0))
-        return _floats(label, values[i], f"{values[i]!r} at {unit} {i}")
-    shown = " and ".join(
-        f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
-        for kind, i in list(kinds.items())[:2]  # in the order of their first rows
-    )
-    if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
-        return InputError(f"{label} holds {shown}: ids must be strings or integers; convert them first")
-    return InputError(
-        f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one type first"
-    )
 
 
 def _floats(label: str, value: Any, shown: str) -> InputError:
@@ -127,8 +105,24 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
     else:
-        if not all(_is_integer(x) for x in values):
-            raise _mixed(values, label, unit)
+        if not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
+            kinds: dict[str, int] = {}
+            for i, x in enumerate(values):
+                kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
+                kinds.setdefault("integers" if _is_integer(x) else kind, i)
+            if "float" in kinds or "float64" in kinds:
+                i = kinds.get("float", kinds.get("float64", 0))
+                raise _floats(label, values[i], f"{values[i]!r} at {unit} {i}")
+            shown = " and ".join(
+                f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
+                for kind, i in list(kinds.items())[:2]  # in the order of their first rows
+            )
+            if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
+                raise InputError(f"{label} holds {shown}: ids must be strings or integers; convert them first")
+            raise InputError(
+                f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one "
+                "type first"
+            )
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
     if empty.size:
@@ -167,7 +161,9 @@ def columns_from_frame(frame: Any, kind: Kind) -> Columns:
     wanted = [query, doc, value]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
-        needs = _choices(kind) if not style else f"{', '.join(wanted)} ({style} columns)"
+        ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
+        choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
+        needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
         raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, frame.columns))}")
     for column in wanted:
         count = int(np.count_nonzero(frame.columns == column))
@@ -314,11 +310,9 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs.
-
-    In a mapping, a list of files is one run split in shards of whole queries. Two runs of one name are
-    refused, saying whether one run was given twice or how to name different runs.
-    """
+    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
+    (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
+    whether one run was given twice or how to name different runs."""
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
         if not runs:
             raise ValueError("runs must hold at least one run, got an empty mapping")
@@ -339,11 +333,10 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
-        for i, run in enumerate(runs):
-            _check_run(run, f"runs[{i}]")
-        labels = run_names(runs)
+        labels = run_names(runs)  # (names any value: the runs are checked below)
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
+            _check_run(run, f"runs[{j}]")
             i = first.setdefault(_identity(run), j)
             if i != j:
                 shown = os.fspath(run) if is_path(run) else labels[i]

@@ -1,12 +1,11 @@
 """Ids matched by pyarrow's hashing: the judgments prepared once (:class:`Judgments`, shared read-only by blocks and
 Dask workers), each part of a run as rankings of judged queries (:func:`rank_part`), on whole arrays, and their nDCG
-through the metric core's kernels (:func:`measure_values`).
-"""
+through the metric core's kernels (:func:`measure_values`)."""
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -26,11 +25,9 @@ def _int_array(values: np.ndarray) -> pa.Array:
 
 
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
-    """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
-
-    Dictionary chunks keep their indices: only their dictionaries are hashed (one may repeat a value) and the
-    indices mapped through that (int32: half the memory of large qrels).
-    """
+    """The distinct values of an id array (binary; unused entries possible) and each row's index among them. Dictionary
+    chunks keep their indices: only their dictionaries are hashed (one may repeat a value), the indices mapped through
+    that (int32: half the memory of large qrels)."""
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
@@ -89,10 +86,8 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
 
 
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
-
-    Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted.
-    """
+    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has. Small
+    integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
@@ -110,8 +105,7 @@ class Judgments:
     """Qrels prepared for matching and the ideal: ``qrels`` as read, ids dropped (for messages); ``names``: the judged
     query ids in ``strcmp`` order (a code is a position there); ``docs``, ``grade``: judgments grouped by code (code c's
     ``counts[c]`` from ``starts[c]``; ``rows``: their qrels rows, None if the same); per code ``relevant_count`` (grades
-    above 0), grades >= 0 descending at ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, ``checked`` (judged twice).
-    """
+    above 0), grades >= 0 descending (``ideal_grade``, ``ideal_start``, ``ideal_count``), ``checked`` for repeats."""
 
     qrels: Columns
     names: pa.Array
@@ -124,10 +118,7 @@ class Judgments:
     ideal_grade: np.ndarray
     ideal_start: np.ndarray
     ideal_count: np.ndarray
-    checked: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.checked = np.zeros(len(self.names), dtype=bool)
+    checked: np.ndarray
 
     @property
     def n_queries(self) -> int:
@@ -150,14 +141,13 @@ class Judgments:
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
         first_rows = block_starts(codes)
+        counts = np.bincount(codes, minlength=n)
         rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            starts, counts = np.zeros((2, n), dtype=np.int64)
+            starts = np.zeros(n, dtype=np.int64)
             starts[codes[first_rows]] = first_rows
-            counts[codes[first_rows]] = np.diff(first_rows, append=codes.size)
             docs = binary_ids(qrels.doc)
         else:
-            counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
@@ -170,7 +160,8 @@ class Judgments:
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
         relevant = np.bincount(codes[grade > 0], minlength=n)
-        return cls(kept, names, docs, grade, rows, starts, counts, relevant, ideal_grade, ideal_start, ideal_count)
+        ideal = (ideal_grade, ideal_start, ideal_count)
+        return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -248,10 +239,9 @@ def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
 ) -> tuple[Ranked, set[bytes], np.ndarray]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
-    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice.
-
-    The run's documents and those judged for the part's queries are encoded together (one hash pass), so that each
-    (query, document) is one integer key, matched exactly and found exactly when given twice."""
+    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice. The
+    run's documents and those judged for the part's queries are encoded together (one hash pass): each (query,
+    document) is one integer key, matched exactly and found exactly when given twice."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":
@@ -380,8 +370,7 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
             return np.zeros(grades.shape)
         name = f"the grades of {source} (measure {measure.name})"
         return np.asarray(kernels.apply_gain(gain, grades, name=name), dtype=np.float64)
-    levels = np.array([g for g, _ in measure.gains], dtype=np.float64)
-    values = np.array([v for _, v in measure.gains], dtype=np.float64)
+    levels, values = np.array(measure.gains, dtype=np.float64).T  # (grade, gain) pairs, sorted, never none
     out = grades.astype(np.float64)
     where = np.minimum(np.searchsorted(levels, out), levels.size - 1)
     listed = levels[where] == out
@@ -433,14 +422,13 @@ def measure_values(
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
                 relevant = judgments.relevant_count[codes]
                 ideal_count = relevant if k is None else np.minimum(relevant, k)
-                top = padded(judgments.ideal_grade, ideal_start, ideal_count, int(max(ideal_count.max(), 1)), 0)
-                top = _gains(measure, gain, top, None, source)
-            else:
+            ideal_width = int(max(ideal_count.max(), 1))
+            top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
+            top = _gains(measure, gain, top, None, source)
+            if measure.gains is not None:
                 # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
                 # like grade 0: zeroed before sorting.
-                ideal_width = int(max(ideal_count.max(), 1))
-                top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
-                top = np.maximum(_gains(measure, gain, top, None, source), 0.0)
+                top = np.maximum(top, 0.0)
                 top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
                 top = -np.sort(-top, axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")

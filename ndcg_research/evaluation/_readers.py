@@ -1,11 +1,6 @@
-"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`.
-
-trec_eval 10.0's grammar (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files" tabulates where it
-reads a line otherwise than it seems): fields separated by runs of blanks, ``#`` lines skipped (qrels: trec_eval's
-stricter rule), grades read as ``atol`` reads them, scores as ``atof``; a line trec_eval would read otherwise is
-refused with its file and line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by
-line (the two agree, tested on random files).
-"""
+"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`, read
+as trec_eval 10.0 reads them (the guide "Evaluating run files"): a line it would read otherwise is refused with its
+file and line. Regular blocks go to pyarrow's CSV reader, other lines one by one (the two agree on random files)."""
 
 import itertools
 import os
@@ -23,9 +18,8 @@ try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
     from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
 
-
 from ._measures import atol
-from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
+from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
 PathLike = str | os.PathLike[str]
@@ -38,13 +32,11 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input.
-
-    ``query``, ``doc``: ids (Arrow binary or string, possibly dictionaries); ``value``: grades (int64, float64 if one
-    has a fraction) or scores (float64); ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``;
-    ``tag``: the run's (its last line's); ``lines``: each row's line number or DataFrame label (None: row i is line
-    ``first_line + i``); ``fraction``: the first fractional grade (row, as written); ``notes``: what reading decided.
-    """
+    """Judgments or a ranking in columns, the evaluator's form of every input: ``query``, ``doc``: ids (Arrow binary or
+    string, possibly dictionaries); ``value``: grades (int64, float64 if one has a fraction) or scores (float64);
+    ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``; ``tag``: the run's (its last line's);
+    ``lines``: each row's line number or DataFrame label (None: row i is line ``first_line + i``); ``fraction``: the
+    first fractional grade (row, as written); ``notes``: what reading decided."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -74,11 +66,9 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        return (
-            self.lines
-            if self.lines is not None
-            else np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
-        )
+        if self.lines is not None:
+            return self.lines
+        return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
 
     def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
@@ -103,13 +93,11 @@ class Columns:
         contiguous = all(p.lines is None for p in parts) and all(
             b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )
-        # Some grade has a fraction: every grade as the number written.
-        values = [p.value.astype(np.float64) if fraction else p.value for p in parts]
         return replace(
             parts[0],
             query=_joined([p.query for p in parts]),
             doc=_joined([p.doc for p in parts]),
-            value=np.concatenate(values),
+            value=np.concatenate([p.value for p in parts]),  # float64 if a part's grades are (one has a fraction)
             tag=parts[-1].tag,
             lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
             fraction=fraction,
@@ -158,8 +146,7 @@ def kernel(name: str, *args: Any, options: Any = None) -> Any:
 
 
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
-    bytes; one copy at most)."""
+    """The rows of ``arrays`` as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
     chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
     out = []
     for chunk in chunks:
@@ -178,12 +165,8 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
     from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
-    if isinstance(array, pa.ChunkedArray):
-        if array.num_chunks == 1:
-            array = array.chunk(0)
-        else:
-            parts = [numbers(chunk, missing) for chunk in array.chunks]
-            return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
+    if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
+        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
     values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
     if not array.null_count:
@@ -266,7 +249,7 @@ def _line_block(
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
     queries, docs, lines = [], [], []
-    values: list[float] = []  # grades stay ints until the first fractional one
+    values: list[float] = []
     fraction: tuple[int, str] | None = None
     tag = None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
@@ -309,10 +292,9 @@ def _line_block(
                     f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
-            grade, fractional = parse_grade(fields[3], where)
-            if fractional and fraction is None:
+            if parse_grade(fields[3], where)[1] and fraction is None:
                 fraction = (len(values), fields[3].decode(errors="replace"))
-            values.append(grade if fraction is None else float(fields[3]))
+            values.append(float(fields[3]))  # a grade without a fraction: its integer, exact below 2^53
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -324,18 +306,15 @@ def _line_block(
 
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     """Grades written as plain integers (digits, a leading minus) as int64, or None (then read line by line)."""
-    out = []
-    for chunk in (c for c in array.chunks if len(c)):  # (the caller has rows)
-        try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
-            value = numbers(kernel("cast", chunk, options=CastOptions.safe(pa.int64())))
-        except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
-            return None
+    try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
+        value = numbers(kernel("cast", array, options=CastOptions.safe(pa.int64())))
+    except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
+        return None
+    for chunk in (c for c in array.chunks if len(c)):
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
-        text = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]]
-        if np.any(text | 0x20 == ord("x")) or value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE:
-            return None  # hexadecimal, or too large: refused line by line
-        out.append(value)
-    return np.concatenate(out) if len(out) != 1 else out[0]
+        if np.any(np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]] | 0x20 == ord("x")):
+            return None  # hexadecimal: refused line by line
+    return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
 
 def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Columns | None:
@@ -346,38 +325,20 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Ids as the parser reads them, plain: the evaluation hashes them once, on the thread that is not reading. A
-    # dictionary for a run's documents cost about 4 ms per 2 MB block (nearly all distinct), for its queries some
-    # 0.6 ms, on the reading thread, which takes longer per block than the evaluation. The qrels' queries are
-    # dictionaries: the parser's threads hash them while nothing else can run.
-    types = dict.fromkeys(names, pa.binary())
-    if kind == "run":
-        types |= {"value": pa.float64()}
-    else:
-        types |= {"query": pa.dictionary(pa.int32(), pa.binary())}
+    # A run's ids plain: the evaluation hashes them on the thread that is not reading (dictionaries cost the reading
+    # thread, the slower one, 4 ms per 2 MB block for documents, 0.6 for queries). The qrels' queries are dictionaries.
+    special = {"value": pa.float64()} if kind == "run" else {"query": pa.dictionary(pa.int32(), pa.binary())}
+    types = dict.fromkeys(names, pa.binary()) | special
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
             parse_options=pacsv.ParseOptions(
-                delimiter="\t" if tab else " ",
-                quote_char=False,
-                double_quote=False,
-                escape_char=False,
-                newlines_in_values=False,
-                ignore_empty_lines=False,
+                delimiter="\t" if tab else " ", quote_char=False, ignore_empty_lines=False
             ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=types,
-                check_utf8=False,
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                null_values=[],
-            ),
+            convert_options=pacsv.ConvertOptions(column_types=types, null_values=[]),  # ids binary: no UTF-8 check
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    if table.num_rows == 0:
         return None
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
     for array in (table.column(column) for column in names if column != "value"):
@@ -425,8 +386,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def _parsed_blocks(
     path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
 ) -> Iterator[Columns]:
-    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); ``stream``:
-    as for :func:`~ndcg_research.evaluation._sources.open_source`."""
+    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped)."""
     first_line, comment_line = 1, None
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
@@ -481,53 +441,66 @@ def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
-def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every line of ``source`` (for the small line-by-line formats)."""
+def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of every line of a file (for the small line-by-line formats)."""
     first_line = 1
-    for block in line_blocks(source):
-        check_text(block, source.name, first_line)
-        pieces = block.removesuffix(b"\n").split(b"\n")
-        yield from enumerate(pieces, first_line)
-        first_line += len(pieces)
+    with open_source(path, what) as source:
+        for block in line_blocks(source):
+            check_text(block, source.name, first_line)
+            pieces = block.removesuffix(b"\n").split(b"\n")
+            yield from enumerate(pieces, first_line)
+            first_line += len(pieces)
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read).
-
-    A document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order
-    is file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive
-    lines with one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after
-    another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise.
-    """
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read). A
+    document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order is
+    file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive lines with
+    one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after another, or two
+    spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise."""
     queries: list[bytes] = []
     docids: list[bytes | None] = []
     values: list[float] = []
     lines: list[int] = []
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
-    spelled: dict[tuple[bool, bytes], bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
-    with open_source(path, "SVMlight") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            data, _, comment = line.partition(b"#")
-            fields = data.split(None, 2)
-            if not fields:
-                continue
-            where = f"{name}:{number}"
-            if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
+    spelled: dict[Any, bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
+    name = describe(path)
+    for number, line in _numbered_lines(path, "SVMlight"):
+        data, _, comment = line.partition(b"#")
+        fields = data.split(None, 2)
+        if not fields:
+            continue
+        where = f"{name}:{number}"
+        if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
+            raise InputError(
+                f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
+            )
+        if parse_grade(fields[0], where)[1] and fraction is None:
+            fraction = (len(values), fields[0].decode(errors="replace"))
+        values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
+        qid = fields[1][4:]
+        if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
+            if qid in first_line:
                 raise InputError(
-                    f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
+                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
+                    f"line {first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file "
+                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
+                    f"order)"
                 )
-            if parse_grade(fields[0], where)[1] and fraction is None:
-                fraction = (len(values), fields[0].decode(errors="replace"))
-            values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
-            qid = fields[1][4:]
-            if not queries or qid != queries[-1]:
-                _check_new_qid(qid, first_line, spelled, where, number)
-            queries.append(qid)
-            lines.append(number)
-            match = _DOCID.search(comment)
-            docids.append(match.group(1) if match else None)
+            first_line[qid] = number
+            integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
+            key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
+            other = spelled.setdefault(key, qid)
+            if other != qid:
+                raise InputError(
+                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
+                    f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
+                )
+        queries.append(qid)
+        lines.append(number)
+        match = _DOCID.search(comment)
+        docids.append(match.group(1) if match else None)
     if not values:
         raise InputError(f"{name}: no data lines")
     missing = [i for i, d in enumerate(docids) if d is None]
@@ -544,42 +517,20 @@ def svmlight_columns(path: PathLike) -> Columns:
     return _line_columns(queries, docs, value, "qrels", name, lines, fraction=fraction, notes=notes)
 
 
-def _check_new_qid(
-    qid: bytes, first_line: dict[bytes, int], spelled: dict[tuple[bool, bytes], bytes], where: str, line: int
-) -> None:
-    """Refuse a qid that starts a second run of lines, or an integer that another qid spells otherwise."""
-    if qid in first_line:
-        raise InputError(
-            f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at line "
-            f"{first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file by qid "
-            f"and make the predictions again from the sorted file (they are matched to its lines in order)"
-        )
-    first_line[qid] = line
-    integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
-    if integer is not None:
-        other = spelled.setdefault((integer[1] == b"-" and integer[2] != b"0", integer[2]), qid)
-        if other != qid:
-            raise InputError(
-                f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one integer "
-                f"to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
-            )
-
-
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     """A model's scores for the data lines of an SVMlight file (one number a line, same order) as a run of the
     documents of ``qrels`` (:func:`svmlight_columns`), tagged with the file's name."""
     scores, lines = [], []
-    with open_source(path, "predictions") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            fields = line.split()
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            where = f"{name}:{number}"
-            if len(fields) != 1:
-                raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
-            scores.append(parse_score(fields[0], where))
-            lines.append(number)
+    name = describe(path)
+    for number, line in _numbered_lines(path, "predictions"):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        where = f"{name}:{number}"
+        if len(fields) != 1:
+            raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
+        scores.append(parse_score(fields[0], where))
+        lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(
             f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
@@ -587,8 +538,3 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
         )
     value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
     return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))
-
-
-def is_path(value: Any) -> bool:
-    """Whether ``value`` names a file (a str or an os.PathLike)."""
-    return isinstance(value, (str, os.PathLike))

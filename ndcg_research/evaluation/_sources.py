@@ -54,19 +54,14 @@ class Source:
     def read(self, size: int) -> bytes:
         try:
             return bytes(self.stream.read(size))
-        except _read_errors() as error:  # (called only when reading failed)
+        except Exception as error:
+            import zlib  # imported when reading failed: not needed for plain text
+
+            lzma = sys.modules.get("lzma")  # loaded where an xz stream is open (Python may be built without it)
+            if not isinstance(error, (EOFError, OSError, zlib.error, *([lzma.LZMAError] if lzma else []))):
+                raise
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
-
-
-def _read_errors() -> tuple[type[Exception], ...]:
-    import zlib  # imported when reading failed: these modules are not needed for plain text
-
-    try:
-        import lzma
-    except ImportError:  # a Python built without xz support has no xz stream open
-        return EOFError, OSError, zlib.error
-    return EOFError, OSError, zlib.error, lzma.LZMAError
 
 
 class Recording:
