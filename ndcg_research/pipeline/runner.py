@@ -261,10 +261,8 @@ def execute_plan(
             except NotebookFailed as exc:
                 failures.append(exc)
                 seconds, error = time.perf_counter() - clock, str(exc)
-                if show_bar:
-                    bar.write(f"  FAILED: {exc}", file=out)
-                else:
-                    print(f"  FAILED: {exc}", file=out, flush=True)
+                bar.write(f"  FAILED: {exc}", file=out)  # clear of the bar, if it is shown
+                out.flush()
             else:
                 say(f"  done in {seconds:.1f} s, {len(run.figures)} figure(s)", file=out, flush=True)
             results.append(NotebookResult(run.path.name, output_path, seconds, run.figures, run.parameters, error))

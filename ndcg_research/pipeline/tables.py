@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..findings import threshold
 from ..stats import CONFIDENCE, wilson_interval
-from ..stats._replication import family_confidence, proportion_z, share_label
+from ..stats._replication import family_confidence, proportion_z
 
 #: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
 REPLICATION_Z = 3.0
@@ -71,19 +71,6 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
         counts.append(int(round(count)))
         totals.append(int(total))
     return counts, totals
-
-
-def proportion_cells(
-    table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
-) -> list[str]:
-    """Each row's share of ``table[trials]`` as ``stats._replication.share_label`` text ("20/20 [0.84,1.00]")."""
-    labels = []
-    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
-        try:
-            labels.append(share_label(share, int(count), digits=digits, interval=interval))
-        except ValueError as error:
-            raise ValueError(f"{column} of row {row}: {error}") from None
-    return labels
 
 
 def chance_level(
