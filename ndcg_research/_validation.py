@@ -132,11 +132,9 @@ def check_instance(value: Any, name: str, types: type[_T] | tuple[type, ...], *,
 
 def check_path(value: Any, name: str) -> str | os.PathLike[str]:
     """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (the caller says if it exists)."""
-    if isinstance(value, os.PathLike):
-        return value
-    if isinstance(value, str):
-        if not value:
-            raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
+    if isinstance(value, str) and not value:
+        raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
+    if isinstance(value, (str, os.PathLike)):
         return value
     raise TypeError(f"{name} must be a path (str or os.PathLike), got {type_and_value(value)}")
 

@@ -68,7 +68,7 @@ def save_figure(
         "caption": caption.strip(),
         "notebook": notebook,
         "files": {"png": png.name, "pdf": pdf.name},
-        "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
+        "sha256": {kind: hashlib.sha256(path.read_bytes()).hexdigest() for kind, path in (("png", png), ("pdf", pdf))},
         "parameters": stored,
         "seed": clean_seed,
         "package_version": _package_version("ndcg_research"),
@@ -272,10 +272,6 @@ def _to_json(value: Any, where: str) -> Any:
     if isinstance(value, (list, tuple)):
         return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
     raise TypeError(f"{where} cannot be stored as JSON: {value!r} of type {type(value).__name__}")
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:

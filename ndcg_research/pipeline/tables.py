@@ -61,16 +61,15 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], list[int]]:
     """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (ValueError if one is not)."""
-    counts, totals = [], []
-    for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
-        count = float(share) * int(total)
-        if not (np.isfinite(count) and abs(count - round(count)) <= 1e-6):
-            raise ValueError(
-                f"{column} of row {row} must be a share of {int(total)} trials (a whole count), got {float(share)!r}"
-            )
-        counts.append(int(round(count)))
-        totals.append(int(total))
-    return counts, totals
+    shares, totals = table[column].to_numpy(dtype=float), table[trials].to_numpy().astype(int)
+    counts = shares * totals
+    bad = np.flatnonzero(~(np.abs(counts - np.round(counts)) <= 1e-6))  # NaN and infinities too
+    if bad.size:
+        row = bad[0]
+        raise ValueError(
+            f"{column} of row {row} must be a share of {totals[row]} trials (a whole count), got {shares[row].item()!r}"
+        )
+    return np.round(counts).astype(int).tolist(), totals.tolist()
 
 
 def chance_level(
