@@ -84,53 +84,18 @@ def check_resamples(value: Any, name: str = "n_resamples") -> int:
     return check_int(value, name, low=1, high=MAX_RESAMPLES)
 
 
-@overload
 def check_real(
-    value: Any,
-    name: str,
-    *,
-    low: float | None = ...,
-    high: float | None = ...,
-    closed: Closed = ...,
-    finite: bool = ...,
-    none: Literal[False] = ...,
-) -> float: ...
-@overload
-def check_real(
-    value: Any,
-    name: str,
-    *,
-    low: float | None = ...,
-    high: float | None = ...,
-    closed: Closed = ...,
-    finite: bool = ...,
-    none: bool,
-) -> float | None: ...
-def check_real(
-    value: Any,
-    name: str,
-    *,
-    low: float | None = None,
-    high: float | None = None,
-    closed: Closed = "both",
-    finite: bool = True,
-    none: bool = False,
-) -> float | None:
-    """``value`` as a float: a real number (not a bool), finite unless ``finite=False``, within bounds (not NaN)."""
-    if value is None and none:
-        return None
-    bounds = _interval(low, high, closed)
-    if low is not None and high is not None:
-        wanted = bounds
-    else:
-        wanted = f"a number {bounds}" if bounds else ("a finite number" if finite else "a number")
-    wanted += " or None" if none else ""
+    value: Any, name: str, *, low: float | None = None, high: float | None = None, closed: Closed = "both"
+) -> float:
+    """``value`` as a float: a finite real number (not a bool) within the bounds (not NaN)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number{' or None' if none else ''}, got {type_and_value(value)}")
+        raise TypeError(f"{name} must be a number, got {type_and_value(value)}")
     number = float(value)
-    if not _inside(number, low, high, closed):
+    if not _inside(number, low, high, closed):  # a bound is given: no bound refuses a number
+        bounds = _interval(low, high, closed)
+        wanted = bounds if low is not None and high is not None else f"a number {bounds}"
         raise ValueError(f"{name} must be {wanted}, got {number!r}")
-    if finite and not math.isfinite(number):
+    if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {number!r}")
     return number
 
@@ -155,25 +120,21 @@ def check_bool(value: Any, name: str, *, none: bool = False) -> Any:
     raise TypeError(f"{name} must be True{', False or None' if none else ' or False'}, got {type_and_value(value)}")
 
 
-def check_instance(
-    value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None, none: bool = False
-) -> Any:
+def check_instance(value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None) -> Any:
     """``value`` if it is an instance of ``types`` (described as ``what`` in the message)."""
-    if (value is None and none) or isinstance(value, types):
+    if isinstance(value, types):
         return value
     if what is None:
         kinds = types if isinstance(types, tuple) else (types,)
         what = " or ".join(f"a {kind.__name__}" for kind in kinds)
-    raise TypeError(f"{name} must be {what}{' or None' if none else ''}, got {type_and_value(value)}")
+    raise TypeError(f"{name} must be {what}, got {type_and_value(value)}")
 
 
 def check_path(value: Any, name: str) -> str | os.PathLike[str]:
     """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (the caller says if it exists)."""
-    if isinstance(value, os.PathLike):
-        return value
-    if isinstance(value, str):
-        if not value:
-            raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
+    if isinstance(value, str) and not value:
+        raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
+    if isinstance(value, (str, os.PathLike)):
         return value
     raise TypeError(f"{name} must be a path (str or os.PathLike), got {type_and_value(value)}")
 
@@ -189,7 +150,6 @@ def check_array(
     kinds: str = "iuf",
     low: float | None = None,
     high: float | None = None,
-    closed: Closed = "both",
     finite: bool = True,
     min_size: int = 0,
     unit: str = "values",
@@ -231,12 +191,12 @@ def check_array(
     if "f" in kinds:
         array = array.astype(np.float64, copy=False)
     if (finite and array.dtype.kind == "f") or low is not None or high is not None:
-        good = np.ones(array.shape, dtype=bool) & _inside(array, low, high, closed)
+        good = np.ones(array.shape, dtype=bool) & _inside(array, low, high, "both")
         if finite and array.dtype.kind == "f":
             good &= np.isfinite(array)
         if not good.all():
             where = tuple(int(i) for i in np.argwhere(~good)[0])
-            phrase = _interval(low, high, closed)
+            phrase = _interval(low, high, "both")
             if low is not None and high is not None:
                 need = phrase
             elif phrase:

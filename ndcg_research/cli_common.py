@@ -16,8 +16,6 @@ from ._validation import Closed, check_int, check_real
 
 #: The program's name in usage lines and messages.
 PROG = "ndcg-research"
-#: The file name that means standard input.
-STDIN = "-"
 
 _T = TypeVar("_T", int, float)
 #: The name the checks are given; argparse puts the option's name before the message instead.

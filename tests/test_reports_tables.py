@@ -26,12 +26,12 @@ from ndcg_research.pipeline.tables import (
     headed,
     interval_text,
     pivot,
-    proportion_cells,
     replication_line,
     rounded,
     trend_agreement,
     with_exponent_text,
 )
+from ndcg_research.stats._replication import share_label
 
 THRESHOLDS = catalogue().thresholds
 
@@ -112,9 +112,13 @@ def test_rounded_example():
     assert repr(rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))) == expected
 
 
-def test_proportion_cells_example():
+def test_share_label_of_table_rows_example():
     t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
-    assert proportion_cells(t, "p_better") == ["0.87 [0.79,0.92]", "20/20 [0.84,1.00]", "1.00 [1.00,1.00]"]
+    assert [share_label(p, n) for p, n in zip(t["p_better"], t["replicates"], strict=True)] == [
+        "0.87 [0.79,0.92]",
+        "20/20 [0.84,1.00]",
+        "1.00 [1.00,1.00]",
+    ]
 
 
 def test_chance_level_example():

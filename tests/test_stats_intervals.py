@@ -78,14 +78,12 @@ def test_proportion_label_refuses_more_successes_than_trials():
 def test_share_label_recovers_the_count_and_refuses_a_share_that_is_not_one():
     assert rep.share_label(7 / 9, 9) == rep.proportion_label(7, 9)  # 7/9 * 9 is not exactly 7 in binary
     assert rep.share_label(1.0, 380, interval=False) == "380/380"
-    with pytest.raises(ValueError, match="share must be a share of 3 trials"):
+    with pytest.raises(ValueError, match=r"^share must be a share of 3 trials \(a whole count\), got 0.5$"):
         rep.share_label(0.5, 3)
 
 
-def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
+def test_share_labels_of_a_table_recover_the_counts_from_the_shares():
     import pandas as pd
-
-    from ndcg_research.pipeline import tables as plots
 
     # 7/9 and 1/3 are not exact in binary: the counts are recovered by rounding, then labelled
     t = pd.DataFrame({"p": [7 / 9, 1 / 3, 1.0, 0.0], "replicates": [9, 300, 20, 400]})
@@ -95,10 +93,9 @@ def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
         "20/20 [0.84,1.00]",
         rep.proportion_label(0, 400),
     ]
-    assert plots.proportion_cells(t, "p") == want
-    assert plots.proportion_cells(t, "p", interval=False) == ["0.78", "0.33", "20/20", "0.00"]
-    with pytest.raises(ValueError, match=r"p of row 1: share must be a share of 3 trials \(a whole count\), got 0.5"):
-        plots.proportion_cells(pd.DataFrame({"p": [1.0, 0.5], "replicates": [2, 3]}), "p")
+    rows = list(zip(t["p"], t["replicates"], strict=True))
+    assert [rep.share_label(p, int(n)) for p, n in rows] == want
+    assert [rep.share_label(p, int(n), interval=False) for p, n in rows] == ["0.78", "0.33", "20/20", "0.00"]
 
 
 def test_mean_interval_by_hand_and_along_an_axis():

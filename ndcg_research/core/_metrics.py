@@ -32,6 +32,7 @@ OVERLAP_MIN_ENTRIES = 1 << 18
 _STACKLEVEL = 3
 _T = TypeVar("_T")
 _NO_DISCOUNT = Discount("none")
+_LISTED = object()  # the y_score of a list in rank order
 _LINEAR = Gain("linear")
 
 
@@ -175,24 +176,6 @@ def _parts(
     ndcg_values = np.full(idcg_values.shape, fill)
     ndcg_values[~undefined] = _kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
-
-
-def _ranked_parts(
-    relevance: Any, ideal: Any, judged: Any, options: _Options, *, need_dcg: bool = True
-) -> tuple[Batch, np.ndarray | None, np.ndarray, int]:
-    """The batch, its DCG (if needed), its ideal DCG and the number of ranks summed."""
-    batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
-    if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        batch = _batch.condense(batch, _batch.judged_mask(judged, batch), fill=0.0)
-    known = _known_grades(ideal, batch)
-    # Every input is checked: the work starts here.
-    gain, discount, width = options.gain, options.discount, _width(batch, options.k)
-    idcg_values = _kernels.ideal_dcg(known.values, gain, discount, options.k, name=known.name, ranks=width)
-    dcg_values = None
-    if need_dcg:
-        gains = _kernels.apply_gain(gain, batch.values[:, :width], name="relevance")
-        dcg_values = _kernels.ranked_dcg(gains, discount, None)
-    return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
 
 
 # The parameter texts the public functions share, written once and filled into each docstring at import
@@ -369,7 +352,8 @@ def idcg(
     >>> round(idcg(returned, 6, ideal=returned + [3, 2]), 3)
     8.74
     """
-    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, _options(k, gain, discount), need_dcg=False)
+    batch, _, idcg_values, _ = _computed(relevance, _LISTED, ideal, None, _options(k, gain, discount), dcg=False)
+    assert idcg_values is not None
     return _scalar_if_single(idcg_values, batch)
 
 
@@ -403,7 +387,7 @@ def ndcg_parts(
     [6.861, 8.74, 0.785]
     """
     options = _options(k, gain, discount, zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
+    return _parts(*_computed(relevance, _LISTED, ideal, judged, options), options.zero_ideal)
 
 
 @_documented
@@ -457,7 +441,7 @@ def ndcg(
     0.631
     """
     options = _options(k, gain, discount, zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal).ndcg
+    return _parts(*_computed(relevance, _LISTED, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
@@ -483,38 +467,46 @@ def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> 
     return result
 
 
-def _score_parts(
-    y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, need_ideal: bool = True
-) -> tuple[Batch, np.ndarray, np.ndarray | None, int]:
-    """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and how many gains a row sums at most."""
-    labels = _grades(y_true, "y_true", allow_empty=ideal is not None)
-    scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
-    _batch.check_same_shape(labels, scores)
-    _batch.check_scores(scores)
+def _computed(
+    labels: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, dcg: bool = True, idcg: bool = True
+) -> tuple[Batch, np.ndarray | None, np.ndarray | None, int]:
+    """The labels, their DCG (in ``y_score`` order, or as listed for ``_LISTED``) and ideal DCG, each if asked, and
+    how many terms a row sums at most (the rounding bound of ``_kernels.ndcg_ratio``)."""
+    scores = None
+    batch = _grades(labels, "relevance" if y_score is _LISTED else "y_true", allow_empty=ideal is not None)
+    if y_score is not _LISTED:
+        scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
+        _batch.check_same_shape(batch, scores)
+        _batch.check_scores(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        mask = _batch.judged_mask(judged, labels)
-        labels = _batch.condense(labels, mask, fill=0.0)
-        scores = _batch.condense(scores, mask, fill=-np.inf)
-    known = _known_grades(ideal, labels)
+        mask = _batch.judged_mask(judged, batch)
+        batch = _batch.condense(batch, mask, fill=0.0)
+        scores = None if scores is None else _batch.condense(scores, mask, fill=-np.inf)
+    known = _known_grades(ideal, batch)
     # Every input is checked: the work starts here.
-    gain, discount, k, width = options.gain, options.discount, options.k, _width(labels, options.k)
+    gain, discount, k, width = options.gain, options.discount, options.k, _width(batch, options.k)
     ideal_job = None
-    if need_ideal:
+    if idcg:
         arguments = (known.values, gain, discount, k)
         builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
-        large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
-        if builtin and (options.threads == 2 or (options.threads is None and large)):
+        large = batch.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
+        if scores is not None and builtin and (options.threads == 2 or (options.threads is None and large)):
             # numpy releases the GIL in its partitions and sorts: the ideal DCG overlaps the ranking
             ideal_job = _start_on_thread(_kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
         else:
             value = _kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
             ideal_job = lambda: value  # noqa: E731
-    gains = _kernels.apply_gain(gain, labels.values, name="y_true")
-    ranked = ranked_gains(gains, scores.values, k, options.ties)
-    dcg_values = _kernels.ranked_dcg(ranked, discount, None)
+    dcg_values = None
+    if scores is not None:
+        gains = _kernels.apply_gain(gain, batch.values, name=batch.name)
+        dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, options.ties), discount, None)
+    elif dcg:
+        dcg_values = _kernels.ranked_dcg(
+            _kernels.apply_gain(gain, batch.values[:, :width], name=batch.name), discount, None
+        )
     # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (_kernels.ndcg_ratio).
-    n_terms = max(labels.values.shape[1], _width(known, k))
-    return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
+    n_terms = max(width if scores is None else batch.values.shape[1], _width(known, k))
+    return batch, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
 @_documented
@@ -548,7 +540,7 @@ def ndcg_parts_from_scores(
     [1.631, 2.631, 0.62]
     """
     options = _options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
+    return _parts(*_computed(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
 @_documented
@@ -587,7 +579,7 @@ def ndcg_from_scores(
     [1.0, 1.0]
     """
     options = _options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
+    return _parts(*_computed(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
 @_documented
@@ -627,7 +619,8 @@ def dcg_from_scores(
     2.631
     """
     options = _options(k, gain, discount, ties=ties)
-    labels, dcg_values, _, _ = _score_parts(y_true, y_score, ideal, judged, options, need_ideal=False)
+    labels, dcg_values, _, _ = _computed(y_true, y_score, ideal, judged, options, idcg=False)
+    assert dcg_values is not None
     return _scalar_if_single(dcg_values, labels)
 
 

@@ -206,8 +206,7 @@ def threshold(name: str) -> Any:
 class _Thresholds:
     """The thresholds as the texts place them, ``{T[name]}``."""
 
-    def __getitem__(self, name: str) -> Any:
-        return threshold(name)
+    __getitem__ = staticmethod(threshold)
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
@@ -251,6 +250,7 @@ def make_finding(
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
 
+    limit_rule = page["limit_rule"]["derived" if text.derivation else "not_derived"].format(derivation=text.derivation)
     attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
     attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
@@ -261,7 +261,7 @@ def make_finding(
         tables=text.tables,
         notebooks=(text.notebook,),
         numbers=dict(numbers),
-        rule=write("rule") + (f" {limit_rule(text, page)}" if text.limit else ""),
+        rule=write("rule") + (f" {limit_rule}" if text.limit else ""),
         thresholds=text.thresholds,
         attribution=attribution,
         limit=text.limit,
@@ -270,13 +270,6 @@ def make_finding(
         fixed=fixed_when(text),
         values={name: str(value) for name, value in written.items()},
     )
-
-
-def limit_rule(text: Text, page: Mapping[str, Any]) -> str:
-    """The end of a limit claim's rule in words."""
-    if text.derivation:
-        return page["limit_rule"]["derived"].format(derivation=text.derivation)
-    return page["limit_rule"]["not_derived"]
 
 
 def fixed_when(text: Text) -> str:

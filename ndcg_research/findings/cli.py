@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     cmd.set_defaults(run=_run)
 
 
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
 def _run(args: argparse.Namespace) -> int:
     from .catalogue import catalogue, collect
     from .confirmatory import problems
@@ -38,8 +43,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         findings = collect(results)
     except MissingTableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(str(exc))
     if args.json:
         import json  # here: the other commands need not load it
 
@@ -48,27 +52,21 @@ def _run(args: argparse.Namespace) -> int:
     try:
         files = outputs(findings, root)
     except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(str(exc))
     stale = [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
     # The rules a confirmatory run is judged by must be those its record names (thresholds.toml, [confirmatory]).
     contradictions = problems(root, catalogue().confirmatory)
     for line in contradictions:
-        print(f"error: {line}", file=sys.stderr)
+        _error(line)
     if contradictions:
         return 1
+    wrote = ", ".join(str(p.relative_to(root)) for p in stale)
     if args.check:
         if stale:
-            names = ", ".join(str(p.relative_to(root)) for p in stale)
-            print(
-                f"error: {names} out of date with the committed tables; run: python -m ndcg_research findings",
-                file=sys.stderr,
-            )
-            return 1
+            return _error(f"{wrote} out of date with the committed tables; run: python -m ndcg_research findings")
         print(f"findings up to date ({len(findings)} findings)")
         return 0
     for path in stale:
         path.write_text(files[path], encoding="utf-8")
-    wrote = ", ".join(str(p.relative_to(root)) for p in stale) or "nothing (up to date)"
-    print(f"{len(findings)} findings; wrote {wrote}")
+    print(f"{len(findings)} findings; wrote {wrote or 'nothing (up to date)'}")
     return 0

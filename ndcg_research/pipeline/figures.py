@@ -68,7 +68,7 @@ def save_figure(
         "caption": caption.strip(),
         "notebook": notebook,
         "files": {"png": png.name, "pdf": pdf.name},
-        "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
+        "sha256": {kind: hashlib.sha256(path.read_bytes()).hexdigest() for kind, path in (("png", png), ("pdf", pdf))},
         "parameters": stored,
         "seed": clean_seed,
         "package_version": _package_version("ndcg_research"),
@@ -203,6 +203,7 @@ def rerun_environment() -> dict[str, Any]:
 
     font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
     libc, libc_version = platform.libc_ver()
+    simd = (np.show_config(mode="dicts") or {}).get("SIMD Extensions", {})  # built for, and dispatched to here
     return {
         "platform": {
             "system": platform.system(),
@@ -211,7 +212,7 @@ def rerun_environment() -> dict[str, Any]:
             "python_implementation": platform.python_implementation(),
             "python": platform.python_version(),
         },
-        "numpy_simd": _numpy_simd(),
+        "numpy_simd": {key: list(simd.get(key, [])) for key in ("baseline", "found")},
         "blas": _blas_libraries(),
         "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
@@ -226,12 +227,6 @@ def _package_version(name: str) -> str | None:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
-
-
-def _numpy_simd() -> dict[str, Any]:
-    """The CPU instruction sets NumPy was built for (baseline) and dispatches to on this machine (found)."""
-    extensions = (np.show_config(mode="dicts") or {}).get("SIMD Extensions", {})
-    return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
 
 
 def _blas_libraries() -> list[dict[str, Any]]:
@@ -262,16 +257,14 @@ def _to_json(value: Any, where: str) -> Any:
     """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
     if isinstance(value, np.floating):  # .item() of a longdouble stays a longdouble
         value = float(value)
-    elif isinstance(value, (np.integer, np.bool_)):
-        value = value.item()
+    elif isinstance(value, (np.integer, np.bool_, np.ndarray)):
+        value = value.tolist()
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    if isinstance(value, np.ndarray):
-        return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value.tolist())]
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if isinstance(value, Mapping):
@@ -279,10 +272,6 @@ def _to_json(value: Any, where: str) -> Any:
     if isinstance(value, (list, tuple)):
         return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
     raise TypeError(f"{where} cannot be stored as JSON: {value!r} of type {type(value).__name__}")
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:

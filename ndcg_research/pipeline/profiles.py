@@ -78,22 +78,18 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
         raise RunnerError(f"profiles file {str(path)!r} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict) or not data:
         raise RunnerError(f"profiles file {str(path)!r} must map profile names to notebooks")
+
+    def mapping(value: Any, where: str, to: str) -> dict[Any, Any]:
+        value = {} if value is None else value
+        if not isinstance(value, dict):
+            raise RunnerError(f"{where} in {str(path)!r} must map {to}, got {type(value).__name__}")
+        return value
+
     profiles: dict[str, dict[str, dict[str, Any]]] = {}
     for profile, notebooks in data.items():
-        notebooks = {} if notebooks is None else notebooks
-        if not isinstance(notebooks, dict):
-            raise RunnerError(
-                f"profile {profile!r} in {str(path)!r} must map notebook names to parameters, "
-                f"got {type(notebooks).__name__}"
-            )
         entry: dict[str, dict[str, Any]] = {}
-        for stem, params in notebooks.items():
-            params = {} if params is None else params
-            if not isinstance(params, dict):
-                raise RunnerError(
-                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
-                    f"names to values, got {type(params).__name__}"
-                )
+        for stem, params in mapping(notebooks, f"profile {profile!r}", "notebook names to parameters").items():
+            params = mapping(params, f"profile {profile!r}, notebook {stem!r}", "parameter names to values")
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
                 raise RunnerError(

@@ -103,14 +103,6 @@ class RunPlan:
     publishing: Publishing
     runs: tuple[NotebookRun, ...]
 
-    def describe(self) -> str:
-        """What the run prints before it starts."""
-        return (
-            f"Running {len(self.runs)} notebook(s) with profile {self.profile!r}\n"
-            f"  executed notebooks: {self.executed_dir}\n  figures: {self.figures_dir}{self.publishing.note}\n"
-            f"  results: {self.results_dir}"
-        )
-
 
 def publishing(
     *,
@@ -226,7 +218,12 @@ def reproduce(
     )
     for folder in (plan.figures_dir, plan.results_dir, plan.executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
-    print(plan.describe(), file=report_to, flush=True)
+    print(
+        f"Running {len(plan.runs)} notebook(s) with profile {plan.profile!r}\n  executed notebooks: "
+        f"{plan.executed_dir}\n  figures: {plan.figures_dir}{plan.publishing.note}\n  results: {plan.results_dir}",
+        file=report_to,
+        flush=True,
+    )
     results, failures = execute_plan(plan, timeout=timeout, progress=progress, out=report_to)
 
     from .figures import write_index
@@ -261,10 +258,8 @@ def execute_plan(
             except NotebookFailed as exc:
                 failures.append(exc)
                 seconds, error = time.perf_counter() - clock, str(exc)
-                if show_bar:
-                    bar.write(f"  FAILED: {exc}", file=out)
-                else:
-                    print(f"  FAILED: {exc}", file=out, flush=True)
+                bar.write(f"  FAILED: {exc}", file=out)  # clear of the bar, if it is shown
+                out.flush()
             else:
                 say(f"  done in {seconds:.1f} s, {len(run.figures)} figure(s)", file=out, flush=True)
             results.append(NotebookResult(run.path.name, output_path, seconds, run.figures, run.parameters, error))
@@ -394,22 +389,19 @@ def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path:
     from .figures import figure_files
 
     notebook, fig_dir, results_dir = run.path.name, plan.figures_dir, plan.results_dir
-
-    def fresh(file: Path) -> bool:
-        return file.stat().st_mtime >= since - 2.0
-
+    since -= 2.0  # the file system's clock and time.time() may differ by a little
     problems = []
     for name in run.figures:
         for file in figure_files(name, fig_dir):
             if not file.is_file():
                 problems.append(f"{name}: {file.name} is missing")
-            elif not fresh(file):
+            elif file.stat().st_mtime < since:
                 problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
     for pattern in run.tables:
         matches = [file for file in results_dir.glob(pattern) if file.is_file()]
         if not matches:
             problems.append(f"table {pattern}: no such file in {results_dir}")
-        elif not any(fresh(file) for file in matches):
+        elif all(file.stat().st_mtime < since for file in matches):
             problems.append(f"table {pattern}: stale (not rewritten by this run)")
     if problems:
         raise NotebookFailed(

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..findings import threshold
 from ..stats import CONFIDENCE, wilson_interval
-from ..stats._replication import family_confidence, proportion_z, share_label
+from ..stats._replication import family_confidence, proportion_z
 
 #: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
 REPLICATION_Z = 3.0
@@ -61,29 +61,15 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], list[int]]:
     """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (ValueError if one is not)."""
-    counts, totals = [], []
-    for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
-        count = float(share) * int(total)
-        if not (np.isfinite(count) and abs(count - round(count)) <= 1e-6):
-            raise ValueError(
-                f"{column} of row {row} must be a share of {int(total)} trials (a whole count), got {float(share)!r}"
-            )
-        counts.append(int(round(count)))
-        totals.append(int(total))
-    return counts, totals
-
-
-def proportion_cells(
-    table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
-) -> list[str]:
-    """Each row's share of ``table[trials]`` as ``stats._replication.share_label`` text ("20/20 [0.84,1.00]")."""
-    labels = []
-    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
-        try:
-            labels.append(share_label(share, int(count), digits=digits, interval=interval))
-        except ValueError as error:
-            raise ValueError(f"{column} of row {row}: {error}") from None
-    return labels
+    shares, totals = table[column].to_numpy(dtype=float), table[trials].to_numpy().astype(int)
+    counts = shares * totals
+    bad = np.flatnonzero(~(np.abs(counts - np.round(counts)) <= 1e-6))  # NaN and infinities too
+    if bad.size:
+        row = bad[0]
+        raise ValueError(
+            f"{column} of row {row} must be a share of {totals[row]} trials (a whole count), got {shares[row].item()!r}"
+        )
+    return np.round(counts).astype(int).tolist(), totals.tolist()
 
 
 def chance_level(
