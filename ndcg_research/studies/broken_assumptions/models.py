@@ -26,13 +26,13 @@ _NOISY = re.compile(r"noisy\(sigma=([0-9.eE+-]+)\)")
 _MIX = re.compile(r"mix\(lam=([0-9.eE+-]+)\)")
 
 
-def _parameter(ranker: str, named: dict[str, float], pattern: re.Pattern[str], zero: bool, unknown: str) -> float:
+def _parameter(ranker: str, named: dict[str, float], pattern: re.Pattern[str], *, zero: bool, unknown: str) -> float:
     """A named ranker's number, else the number in ``pattern`` (positive, or also 0 with ``zero``), else the error
     ``unknown ranker <ranker> of the <unknown>``."""
     if ranker in named:
         return named[ranker]
     match = pattern.fullmatch(ranker)
-    if match is None or not (float(match.group(1)) > 0 or zero and float(match.group(1)) == 0):
+    if match is None or not (float(match.group(1)) > 0 or (zero and float(match.group(1)) == 0)):
         raise ValueError(f"unknown ranker {ranker!r} of the {unknown}")
     return float(match.group(1))
 
@@ -40,7 +40,7 @@ def _parameter(ranker: str, named: dict[str, float], pattern: re.Pattern[str], z
 def noise_level(ranker: str) -> float:
     """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``."""
     valid = "sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
-    return _parameter(ranker, {"bayes": 0.0, "random": math.inf}, _NOISY, False, valid)
+    return _parameter(ranker, {"bayes": 0.0, "random": math.inf}, _NOISY, zero=False, unknown=valid)
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
     """The weight L of the flag in a ranker's score ``x1 + L x2`` (inf for ``flag``, the flag alone)."""
     named = {"content": 0.0, "bayes": model.a2 / model.a1, "flag": math.inf}
     valid = "two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
-    return _parameter(ranker, named, _MIX, True, valid)
+    return _parameter(ranker, named, _MIX, zero=True, unknown=valid)
 
 
 @dataclass(frozen=True)

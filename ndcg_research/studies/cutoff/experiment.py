@@ -70,7 +70,7 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
     level = family_confidence(len(cells), confidence=confidence)
     out = []
-    for key, cell in cells:
+    for (model, rule, discount), cell in cells:
         cell = cell.sort_values("n")
         first, last = cell.iloc[0], cell.iloc[-1]
         trials = int(last["replicates"])
@@ -78,13 +78,28 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
         verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
         rising, falling = last["p_better_low"] > first["p_better_high"], last["p_better_high"] < first["p_better_low"]
         trend = "rising" if rising else "falling" if falling else "flat"
-        ns, ps = (int(first["n"]), int(last["n"])), (float(first["p_better"]), float(last["p_better"]))
         out.append(
-            (*key, better, worse, *ns, trials, *ps, low, high, len(cells), level, float(last["p_tie"]), verdict, trend)
+            dict(
+                model=model,
+                rule=rule,
+                discount=discount,
+                better=better,
+                worse=worse,
+                n_first=int(first["n"]),
+                n_last=int(last["n"]),
+                replicates=trials,
+                p_better_first=float(first["p_better"]),
+                p_better_last=float(last["p_better"]),
+                family_low=low,
+                family_high=high,
+                family_size=len(cells),
+                family_confidence=level,
+                p_tie_last=float(last["p_tie"]),
+                verdict=verdict,
+                trend=trend,
+            )
         )
-    columns = "model rule discount better worse n_first n_last replicates p_better_first p_better_last family_low"
-    columns += " family_high family_size family_confidence p_tie_last verdict trend"
-    return pd.DataFrame(out, columns=columns.split())
+    return pd.DataFrame(out)
 
 
 def k_curves(

@@ -49,13 +49,15 @@ def appending_cases(
     """Every (list, appended, discount log2, zipf or loglog, cut-off, ideal) case: how many, how many lowered or
     changed beyond ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own
     length."""
+    longer = {extra: lim.append_nonrelevant(lists, extra) for extra in appended}
     pairs = []
     for extra, discount, cut, ideal in itertools.product(appended, ("log2", "zipf", "loglog"), cuts, (None, known)):
         cut = lists.shape[1] + extra if cut == "longer" else cut
         before = ndcg(lists, cut, ideal=ideal, discount=discount)
-        pairs.append((before, ndcg(lim.append_nonrelevant(lists, extra), cut, ideal=ideal, discount=discount)))
+        pairs.append((before, ndcg(longer[extra], cut, ideal=ideal, discount=discount)))
     before, after = (np.hstack(values) for values in zip(*pairs, strict=True))
-    lowered, change = int(np.count_nonzero(after < before - TIE_TOLERANCE)), np.abs(after - before)
+    change = np.abs(after - before)
+    lowered = int(np.count_nonzero(after < before - TIE_TOLERANCE))
     changed = int(np.count_nonzero(change > TIE_TOLERANCE))
     return {"cases": before.size, "lowered": lowered, "changed": changed, "largest change": float(change.max())}
 
@@ -216,7 +218,9 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
             row | {"largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())}
         )
     z = pd.concat([both["z"] for both in cells.values()])
-    tested, within, total = int(z.notna().sum()), int((z.fillna(0.0).abs() <= 3).sum()), len(z)
+    tested = int(z.notna().sum())
+    within = int((z.fillna(0.0).abs() <= 3).sum())
+    total = len(z)
     line = (
         f"replication: {within} of {total} comparisons agree within chance (|z| <= 3); if the two runs measured "
         f"the same quantities, about {tested * 2 * stats.norm.sf(3):.1f} of the {tested} with a test would "

@@ -239,7 +239,8 @@ def user_runs(
     cut = "" if cutoff is None else f"@{cutoff}"
     data = run_matrices(qrels, runs, [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures])
     scores = dict(zip(measures, data.matrices.values(), strict=False))
-    reference, half, queries = measures[0], data.queries.size // 2, int(data.queries.size)
+    reference, queries = measures[0], int(data.queries.size)
+    half = queries // 2
     power = power_rows(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, topics=queries)[1]
     rows = []
     for m, p in zip(scores, power, strict=True):
@@ -262,7 +263,8 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
     q, names = table["queries_needed"], table["gain"] + " · " + table["discount"]
     b, in_group, more = fewest_queries(q, table["queries_needed_low"], table["queries_needed_high"])
-    best, w = table.iloc[b], int(np.argmax(np.where(np.isfinite(q), q, np.inf)))
+    best = table.iloc[b]
+    w = int(np.argmax(np.where(np.isfinite(q), q, np.inf)))
     group, worse = (q[mask].sort_values(kind="stable") for mask in (in_group, more))
     lines = [
         f"fewest queries for ordering accuracy {target}: {names[b]}, {best['queries_needed']:.1f} queries "
