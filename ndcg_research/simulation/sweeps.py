@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -21,18 +21,12 @@ from ..stats import TIE_TOLERANCE, mean_interval
 from ..stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import theory
 from .model import parse_model, parse_ranker
-from .replicates import (
-    CHUNK_ITEMS,
-    Chunk,
-    ChunkRun,
-    code_fingerprint,
-    plan_chunks,
-    replicate_counts,
-    run_chunks,
-    seed_sequence,
-)
+from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import replicate_ndcg
 from .tables import grid_table
+
+if TYPE_CHECKING:
+    from .replicates import ChunkRun
 
 #: The discounts of the theory experiments, fastest decay first.
 DEFAULT_DISCOUNTS: tuple[str, ...] = (
