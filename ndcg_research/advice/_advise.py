@@ -352,8 +352,7 @@ def _percent(share: float) -> str:
 
 def _describe(row: Any) -> str:
     cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
-    discount = row["discount"] + (f" ({_WORDS[row['discount']]})" if row["discount"] in _WORDS else "")
-    gain = row["gain"] + (f" ({_WORDS[row['gain']]})" if row["gain"] in _WORDS else "")
+    discount, gain = (row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain"))
     return f"nDCG over {cut}, discount {discount}, gain {gain}"
 
 

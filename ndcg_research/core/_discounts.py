@@ -176,10 +176,7 @@ DiscountFunction = Discount | Callable[[np.ndarray], np.ndarray]
 @functools.lru_cache(maxsize=64)
 def _parse_text(spec: str) -> Discount:
     """The built-in discount a spec names (cached: the metric functions parse their default every call)."""
-    try:
-        kind, args, kwargs = parse_call(spec, what="discount")
-    except ValueError as error:
-        raise ValueError(f"{error}; valid discounts: {_valid_list()}") from None
+    kind, args, kwargs = parse_call(spec, what="discount", valid=f"valid discounts: {_valid_list()}")
     if args:
         raise ValueError(
             f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: {_valid_list()}"

@@ -116,10 +116,7 @@ GainFunction = Gain | Callable[[np.ndarray], np.ndarray]
 @functools.lru_cache(maxsize=64)
 def _parse_text(spec: str) -> Gain:
     """The built-in gain a spec names (cached: the metric functions parse their default every call)."""
-    try:
-        kind, args, kwargs = parse_call(spec, what="gain")
-    except ValueError as error:
-        raise ValueError(f"{error}; valid gains: {_VALID}") from None
+    kind, args, kwargs = parse_call(spec, what="gain", valid=f"valid gains: {_VALID}")
     if kwargs or len(args) > 1 or (kind != "mapping" and args):
         raise ValueError(f"gain spec {spec!r} is not valid; valid gains: {_VALID}")
     if kind == "mapping" and not args:

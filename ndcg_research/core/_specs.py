@@ -7,25 +7,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 
-def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
-    """Split ``"name(arg, key=value)"`` into name, positional and keyword literals; ``what`` names it in errors."""
+def parse_call(spec: str, *, what: str, valid: str = "") -> tuple[str, list[Any], dict[str, Any]]:
+    """Split ``"name(arg, key=value)"`` into name, positional and keyword literals; ``what`` names it in errors and
+    ``valid`` ("valid gains: linear, ...") ends each ValueError's message."""
+    end = f"; {valid}" if valid else ""
     if not isinstance(spec, str):
         raise TypeError(f"{what} spec must be a str, got {type(spec).__name__} {spec!r:.80}")
     try:
         node = ast.parse(spec.strip(), mode="eval").body
     except SyntaxError:
-        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'") from None
+        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'{end}") from None
     if isinstance(node, ast.Name):
         return node.id, [], {}
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'")
+        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'{end}")
     if any(kw.arg is None for kw in node.keywords):
-        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
+        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed{end}")
     try:
         args = [ast.literal_eval(a) for a in node.args]
         kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
     except ValueError:
-        raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers)") from None
+        raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers){end}") from None
     return node.func.id, args, kwargs
 
 

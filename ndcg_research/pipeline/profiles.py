@@ -87,7 +87,7 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
 
     profiles: dict[str, dict[str, dict[str, Any]]] = {}
     for profile, notebooks in data.items():
-        entry: dict[str, dict[str, Any]] = {}
+        entry = profiles[str(profile)] = {}
         for stem, params in mapping(notebooks, f"profile {profile!r}", "notebook names to parameters").items():
             params = mapping(params, f"profile {profile!r}, notebook {stem!r}", "parameter names to values")
             injected = [name for name in INJECTED_PARAMETERS if name in params]
@@ -97,7 +97,6 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
                     "runner sets itself: choose the output folders with --output DIR (or --figures-dir DIR) instead"
                 )
             entry[str(stem)] = dict(params)
-        profiles[str(profile)] = entry
     return profiles
 
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,9 @@ from .model import parse_model, parse_ranker
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import replicate_ndcg
 from .tables import grid_table
+
+if TYPE_CHECKING:
+    from .replicates import ChunkRun
 
 #: The discounts of the theory experiments, fastest decay first.
 DEFAULT_DISCOUNTS: tuple[str, ...] = (
@@ -84,6 +87,7 @@ class Design:
     #: Fields that say how many data sets there are or which summaries to make, not what a data set's
     #: values are: :meth:`key` leaves them out, so that more replicates reuse the cached ones.
     UNKEYED: ClassVar[tuple[str, ...]] = ("pairs",)
+    CACHE_PREFIX: ClassVar[str] = ""  #: start of the name of the cache folder of :func:`run_design`
 
     @staticmethod
     def canonical_fields(
@@ -114,6 +118,10 @@ class Design:
         """Hash of :meth:`key_fields` and of the code of the design's module and of everything it imports."""
         spec = {**self.key_fields(), "code": code_fingerprint(type(self).__module__)}
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+    def compute_chunk(self, chunk: Chunk) -> np.ndarray:
+        """The values of the data sets of ``chunk``, one row each (in the subclasses)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,15 +287,14 @@ def run_sweep(
     """Compute (or load from ``cache_dir/<key>``) every chunk of a sweep; see :func:`~.replicates.run_chunks`."""
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
-    cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
-    run = run_chunks(
-        sweep.compute_chunk,
-        sweep.chunks(chunk_items),
-        n_jobs=n_jobs,
-        backend=backend,
-        cache=cache,
-        description={**sweep.key_fields(), "kind": type(sweep).__name__},
-        progress=progress,
-        label=sweep.model,
-    )
+    run = run_design(sweep, sweep.chunks(chunk_items), cache_dir, n_jobs=n_jobs, backend=backend, progress=progress)
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
+
+
+def run_design(
+    design: Design, chunks: Sequence[Chunk], cache_dir: str | os.PathLike[str] | None, **options: Any
+) -> ChunkRun:
+    """:func:`~.replicates.run_chunks` of ``design.compute_chunk``, cached in ``cache_dir/<CACHE_PREFIX><key>``."""
+    cache = None if cache_dir is None else Path(cache_dir) / f"{design.CACHE_PREFIX}{design.key()}"
+    description = {**design.key_fields(), "kind": type(design).__name__}
+    return run_chunks(design.compute_chunk, chunks, cache=cache, description=description, label=design.model, **options)

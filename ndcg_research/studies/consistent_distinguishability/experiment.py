@@ -12,7 +12,6 @@ import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -20,10 +19,10 @@ import pandas as pd
 from scipy import stats
 
 from ...core import parse_discount
-from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
+from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks
 from ...simulation.scaling import upper_half
 from ...simulation.simulate import stream_ndcg
-from ...simulation.sweeps import DEFAULT_PAIRS, Design
+from ...simulation.sweeps import DEFAULT_PAIRS, Design, run_design
 from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
 
 
@@ -79,6 +78,7 @@ class StreamStudy(Design):
     streams: int
 
     UNKEYED: ClassVar[tuple[str, ...]] = ("streams", "pairs")
+    CACHE_PREFIX: ClassVar[str] = "streams-"
 
     @classmethod
     def build(
@@ -177,19 +177,9 @@ def run_streams(
     progress: bool | None = None,
     chunk_items: int = CHUNK_ITEMS,
 ) -> StreamResult:
-    """Compute (or load from the cache) every stream of a study, in chunks of streams (``run_chunks``)."""
+    """Compute (or load from the cache) every stream of a study, in chunks of streams (``run_design``)."""
     if not isinstance(study, StreamStudy):
         raise TypeError(f"study must be a StreamStudy (see StreamStudy.build), got {type(study).__name__}")
-    cache = None if cache_dir is None else Path(cache_dir) / f"streams-{study.key()}"
     chunks = plan_chunks([study.ns[-1]], [study.streams], chunk_items)
-    run = run_chunks(
-        study.compute_chunk,
-        chunks,
-        n_jobs=n_jobs,
-        backend=backend,
-        cache=cache,
-        description={**study.key_fields(), "kind": "StreamStudy"},
-        progress=progress,
-        label=study.model,
-    )
+    run = run_design(study, chunks, cache_dir, n_jobs=n_jobs, backend=backend, progress=progress)
     return StreamResult(study, run.values[study.ns[-1]])
