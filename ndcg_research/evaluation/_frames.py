@@ -246,11 +246,11 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
     # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
-    query_ids = _object_ids(
-        np.fromiter(queries, dtype=object, count=len(queries)), "query", where, f"{kind} dict (its query ids)", "entry"
-    )
-    doc_ids = _object_ids(
-        np.fromiter(docs, dtype=object, count=len(docs)), "doc", where, f"{kind} dict (its document ids)", "entry"
+    query_ids, doc_ids = (
+        _object_ids(
+            np.fromiter(ids, dtype=object, count=len(ids)), column, where, f"{kind} dict (its {noun} ids)", "entry"
+        )
+        for ids, column, noun in ((queries, "query", "query"), (docs, "doc", "document"))
     )
     return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
