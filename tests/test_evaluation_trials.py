@@ -338,6 +338,14 @@ def test_integer_ids_in_a_category_column_are_their_decimal_text():
     np.testing.assert_array_equal(evaluate(_qrels(), run).values[0], evaluate(_qrels(), plain).values[0])
 
 
+def test_a_value_column_that_is_not_numeric_is_named_by_its_dtype():
+    run = pd.DataFrame({"query": ["1"], "doc": ["10"], "score": ["high"]})
+    with pytest.raises(InputError, match=r"^run DataFrame column 'score' must be numeric, got dtype \S+$"):
+        evaluate(_qrels(), run)
+    with pytest.raises(InputError, match=r"^run dict: query '1', document '10': score must be a real number"):
+        evaluate(_qrels(), {"1": {"10": "high"}})
+
+
 def test_a_column_mixing_integer_and_text_ids_is_named():
     run = pd.DataFrame({"query": ["1", "1", "2"], "doc": [10, "9", "10"], "score": [1.0, 2.0, 1.0]})
     with pytest.raises(InputError, match=r"column 'doc' mixes integers \(10 at row 0\) and strings \('9' at row 1\)"):

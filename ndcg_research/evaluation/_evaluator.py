@@ -251,17 +251,14 @@ def _run_parts(
     # are read, so that an interleaved run can be read again.
     once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
     with contextlib.ExitStack() as opened:
-        copy: Any = None
-        source: Any = None
+        copy, stream = None, None
         if once:
             import tempfile  # only for standard input and named pipes: not loaded for a run file
 
             copy = opened.enter_context(tempfile.TemporaryFile())
-            source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
+            stream = Recording(sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb")), copy)
         seen, parts = np.zeros(judgments.n_queries, dtype=bool), []
-        with contextlib.closing(
-            prefetched(query_blocks(path, stream=Recording(source, copy) if once else None))
-        ) as blocks:
+        with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
             for columns in blocks:
                 part = evaluate_part(judgments, columns, plan)
                 again = part.codes[seen[part.codes]]
@@ -279,11 +276,11 @@ def _run_parts(
             f"{name}: query {query!r} appears again at {columns.where(row)} after other "
             f"queries; the run was read whole into memory instead of in blocks of whole queries"
         )
-        if copy is not None:  # the rest of the input joins what was read of it
+        if stream is not None:  # the rest of the input joins what was read of it
             import shutil
 
-            shutil.copyfileobj(source, copy)
-            copy.seek(0)
+            shutil.copyfileobj(stream.stream, stream.copy)
+            stream.copy.seek(0)
         columns = read_whole(path, "run", copy)
         return [evaluate_part(judgments, columns, plan)], columns.tag
 
@@ -547,7 +544,7 @@ def evaluate(
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
+    judgments = Judgments(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
     tags, merged = [], []
     for name, run in named:

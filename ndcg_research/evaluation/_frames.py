@@ -173,18 +173,18 @@ def columns_from_frame(frame: Any, kind: Kind) -> Columns:
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(frame.index) if frame.index.is_unique else None
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
-    values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
+    values, fraction = _values(frame[value], kind, value, where)
     query_ids, doc_ids = _id_array(frame[query], query, where), _id_array(frame[doc], doc, where)
     tag = frame.attrs.get("run")
     return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
 
 
-def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tuple[np.ndarray, tuple[int, str] | None]:
+def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
     """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact. Scores and
     fractional grades as float64 (with the first fractional grade), whole grades as int64."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
-        raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
+        raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
     bad = ~np.isfinite(raw)
     if bad.any():
@@ -244,13 +244,13 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
-    value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
+    value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
     # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
-    query_ids = _object_ids(
-        np.fromiter(queries, dtype=object, count=len(queries)), "query", where, f"{kind} dict (its query ids)", "entry"
-    )
-    doc_ids = _object_ids(
-        np.fromiter(docs, dtype=object, count=len(docs)), "doc", where, f"{kind} dict (its document ids)", "entry"
+    query_ids, doc_ids = (
+        _object_ids(
+            np.fromiter(ids, dtype=object, count=len(ids)), column, where, f"{kind} dict (its {noun} ids)", "entry"
+        )
+        for ids, column, noun in ((queries, "query", "query"), (docs, "doc", "document"))
     )
     return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 

@@ -191,10 +191,8 @@ def _parse_spec(text: str) -> Measure:
 def _parse_one(text: str) -> list[Measure]:
     """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
-    if stripped == "ndcg_cut":
-        return [Measure(f"ndcg_cut_{k}", k) for k in TREC_CUTOFFS]
-    if stripped.startswith("ndcg_cut."):
-        return _trec_cutoffs(stripped, stripped.partition(".")[2])
+    if stripped == "ndcg_cut" or stripped.startswith("ndcg_cut."):
+        return _trec_cutoffs(stripped, stripped[9:] if "." in stripped else ",".join(map(str, TREC_CUTOFFS)))
     if stripped.startswith("ndcg.") and "(" not in stripped:
         return [_trec_gains(stripped, stripped[len("ndcg.") :])]
     return [_parse_spec(text)]

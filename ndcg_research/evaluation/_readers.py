@@ -131,10 +131,11 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
 
 
 def _line_columns(
-    queries: list[bytes], docs: list[bytes], value: np.ndarray, kind: Kind, name: str, lines: list[int], **more: Any
+    queries: list[bytes], docs: list[bytes], values: list[float], kind: Kind, name: str, lines: list[int], **more: Any
 ) -> Columns:
-    """Rows read line by line: their ids as byte strings, their line numbers as a list."""
+    """Rows read line by line: ids as byte strings, values and line numbers as lists (grades int64 without fraction)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
+    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and more.get("fraction") is None else np.float64)
     return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), **more)
 
 
@@ -298,9 +299,8 @@ def _line_block(
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
-    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and fraction is None else np.float64)
     tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
-    columns = _line_columns(queries, docs, value, kind, name, lines, tag=tag_text, fraction=fraction)
+    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text, fraction=fraction)
     return columns, len(pieces), comment_line
 
 
@@ -513,8 +513,7 @@ def svmlight_columns(path: PathLike) -> Columns:
             f"{name}: {len(missing)} of {len(values)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    value = np.asarray(values, dtype=np.float64 if fraction else np.int64)
-    return _line_columns(queries, docs, value, "qrels", name, lines, fraction=fraction, notes=notes)
+    return _line_columns(queries, docs, values, "qrels", name, lines, fraction=fraction, notes=notes)
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
