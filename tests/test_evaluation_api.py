@@ -98,6 +98,19 @@ def test_max_docs_and_judged_only_checked():
         evaluate(QRELS, RUN_A, convention="trec")
 
 
+@pytest.mark.parametrize("name", sorted(nr.evaluation.CONVENTIONS))
+def test_max_docs_0_scores_0_or_is_refused_when_the_ideal_comes_from_the_ranking(name):
+    # An empty ranking has an ideal DCG of 0 under the tools that build the ideal from the list (their own
+    # policies would then print 0 or 1 for every query): refused, rather than a score that means nothing.
+    convention = nr.evaluation.CONVENTIONS[name]
+    if convention.ideal == "ranking":
+        with pytest.raises(ValueError, match=rf"max_docs=0 .* convention '{name}' takes its ideal from the ranked"):
+            evaluate(QRELS, RUN_A, convention=name, max_docs=0)
+    else:
+        result = evaluate(QRELS, RUN_A, convention=name, max_docs=0)
+        assert all((values == 0).all() for values in result.values)
+
+
 def test_lazy_top_level_names_keep_import_numpy_only():
     code = (
         "import sys, ndcg_research as nr\n"
@@ -120,6 +133,8 @@ def test_evaluate_command_on_trec_files_imports_neither_pyarrow_compute_nor_pand
         "import sys\nfrom ndcg_research.cli import main\n"
         f"main(['evaluate', '--quiet', '-m', 'ndcg', '-m', 'ndcg_cut.10', {str(qrels)!r}, {str(run)!r}])\n"
         "print([m for m in ('pyarrow.compute', 'pandas') if m in sys.modules])\n"
+        # leave as the console script does: Arrow's idle pool threads can abort the interpreter's teardown
+        "sys.stdout.flush()\nimport os\nos._exit(0)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.splitlines()[-3:] == ["ndcg                  \tall\t0.5436", "ndcg_cut_10           \tall\t0.5436", "[]"]

@@ -276,6 +276,7 @@ def _run_parts(
             f"{name}: query {query!r} appears again at {columns.where(row)} after other "
             f"queries; the run was read whole into memory instead of in blocks of whole queries"
         )
+        del parts, columns  # evaluated again from the whole run: freed before it is read
         if stream is not None:  # the rest of the input joins what was read of it
             import shutil
 
@@ -489,8 +490,9 @@ def evaluate(
         (condensed lists; trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
         Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval
-        ``-M``); the ideal is not cut by it. 0 keeps no document
-        (under trec_eval, every query scores 0).
+        ``-M``); the ideal is not cut by it. 0 keeps no document, so every query scores 0; it is
+        refused for conventions whose ideal comes from the ranked list, where the score would be
+        undefined.
 
     Returns
     -------
@@ -541,6 +543,11 @@ def evaluate(
         check_bool(judged_only, "judged_only"),
         check_int(max_docs, "max_docs", low=0, none=True),
     )
+    if max_docs == 0 and conv.ideal == "ranking":
+        raise ValueError(
+            f"max_docs=0 leaves no document, and convention {conv.name!r} takes its ideal from the ranked list, "
+            "so every score would be undefined; give max_docs >= 1"
+        )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
