@@ -5,6 +5,7 @@ bars, the mark of an undefined value, shared markers and colours, and the one-co
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -140,23 +141,28 @@ def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
 
 def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **kw: Any) -> tuple[Figure, np.ndarray]:
     """A figure and its flat axes: ``count`` panels of ``size`` inches in rows of ``cols``, room below for a legend."""
-    rows = math.ceil(count / cols)
-    fig = Figure(figsize=(size[0] * cols, size[1] * rows + 1.0), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **kw)).ravel()
-    for ax in axes[count:]:
+    fig, axes, _ = cell_grid(range(math.ceil(count / cols)), range(cols), size, **kw)
+    for ax in axes.flat[count:]:
         ax.set_visible(False)
-    return fig, axes
+    return fig, axes.ravel()
+
+
+def cell_grid(
+    rows: Sequence[Any], cols: Sequence[Any], size: tuple[float, float], pad: float = 1.0, **kw: Any
+) -> tuple[Figure, np.ndarray, list[tuple[Axes, tuple[Any, Any]]]]:
+    """A panel of ``size`` inches per row and column entry, ``pad`` inches below for a legend: (figure, 2-D axes,
+    [(ax, (row, column))] row by row)."""
+    fig = Figure(figsize=(size[0] * len(cols), size[1] * len(rows) + pad), layout="constrained")
+    axes = fig.subplots(len(rows), len(cols), squeeze=False, **kw)
+    return fig, axes, list(zip(axes.flat, itertools.product(rows, cols), strict=True))
 
 
 def model_panel_grid(
     models: Sequence[str], discounts: Sequence[str], size: tuple[float, float]
 ) -> tuple[Figure, np.ndarray, list[tuple[Axes, str, str]]]:
     """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)])."""
-    fig, axes = panel_grid(len(models) * len(discounts), len(discounts), size=size)
-    panels = [
-        (axes[m * len(discounts) + j], label, d) for m, label in enumerate(models) for j, d in enumerate(discounts)
-    ]
-    return fig, axes, panels
+    fig, axes, cells = cell_grid(models, discounts, size)
+    return fig, axes.ravel(), [(ax, model, d) for ax, (model, d) in cells]
 
 
 def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
@@ -174,6 +180,11 @@ def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels:
         ax.set_ylabel(label, fontsize=9)
     for ax in axes[-1]:
         ax.set_xlabel("n")
+
+
+def theory_handles(ls: str, label: str) -> list[tuple[Line2D, str]]:
+    """Legend entries for a finite-n theory (solid line) and a second theory curve drawn ``ls`` named ``label``."""
+    return [(Line2D([], [], color="0.3", lw=1), "finite-n theory"), (Line2D([], [], color="0.3", ls=ls, lw=1), label)]
 
 
 def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
 from ...core import parse_discount
 from ...pipeline import style
@@ -36,10 +35,7 @@ def convergence_grid(
         if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
             ax.set_ylim(0.9, 1.05)
     style.label_rows(axes, cols, "mean nDCG")
-    handles += [
-        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-        (Line2D([], [], color="0.3", ls=":", lw=1), "limit"),
-    ]
+    handles += style.theory_handles(":", "limit")
     style.legend_below(fig, handles, ncols=len(rankers) + 2)
     fig.suptitle(f"{title}: markers simulation (95% CI), lines finite-n theory, dotted the limit")
     return fig
@@ -66,10 +62,7 @@ def slow_convergence_grid(
         ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
         style.log_ticks_1_2_5(ax)
     style.label_rows(axes, len(discounts), "1 - mean nDCG")
-    handles += [
-        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-        (Line2D([], [], color="0.3", ls="--", lw=1), "first order eps_D(n) c_f"),
-    ]
+    handles += style.theory_handles("--", "first order eps_D(n) c_f")
     style.legend_below(fig, handles, ncols=4)
     fig.suptitle("Slowly varying discounts: 1 - nDCG (markers, 95% CI), finite-n theory (line), eps_D(n) c_f (dashed)")
     return fig

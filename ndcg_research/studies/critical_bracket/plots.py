@@ -25,8 +25,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     heuristic's (open markers); bottom, of ``failure ~ n^b``. Dotted: 1/r."""
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
-    fig = Figure(figsize=(4.3 * len(labels), 6.0), layout="constrained")
-    axes = fig.subplots(2, len(labels), sharex=True, squeeze=False)
+    fig, axes, _ = style.cell_grid((D_EXPONENT, FAILURE_EXPONENT), labels, (4.3, 3.0), 0.0, sharex=True)
     for ax in axes[0, 1:]:  # the exponents of d share one scale; the failure exponents differ by orders between tops
         ax.sharey(axes[0, 0])
     x = np.arange(len(discounts), dtype=np.float64)
@@ -74,31 +73,29 @@ def trend_grid(
     labels = list(pair_tables)
     first = pair_tables[labels[0]]
     pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
-    fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
-    axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
+    fig, axes, cells = style.cell_grid(labels, pairs, (4.2, 3.0), 1.1, sharex=True)
     colors = style.decay_colors(discounts)
     draw = _draw_failure_rate if value == "p_fail" else style.draw_standardized_gap
     handles = []
-    for i, label in enumerate(labels):
-        for j, (better, worse) in enumerate(pairs):
-            ax = axes[i, j]
-            for d in discounts:
-                rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
-                handles.append((draw(ax, rows, colors[d]), d))
-                if value == "std_gap" and heuristic is not None:
-                    h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
-                    heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
-                    ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
-            ax.set_xscale("log")
-            if value == "p_fail":
-                ax.set_yscale("log")
-                ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-4), top=1.0)
-            else:
-                ax.axhline(0, color="0.3", lw=0.8)
-                ax.set_yscale("symlog", linthresh=0.03)
-                ax.set_ylim(bottom=-0.05)
-        quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
-        axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
+    for ax, (label, (better, worse)) in cells:
+        for d in discounts:
+            rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
+            handles.append((draw(ax, rows, colors[d]), d))
+            if value == "std_gap" and heuristic is not None:
+                h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
+                heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
+                ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
+        ax.set_xscale("log")
+        if value == "p_fail":
+            ax.set_yscale("log")
+            ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-4), top=1.0)
+        else:
+            ax.axhline(0, color="0.3", lw=0.8)
+            ax.set_yscale("symlog", linthresh=0.03)
+            ax.set_ylim(bottom=-0.05)
+    quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
+    for ax, label in zip(axes[:, 0], labels, strict=True):
+        ax.set_ylabel(f"{label} top\n{quantity}")
     style.label_grid_edges(axes, [style.pair_label(better, worse) for better, worse in pairs], [])
     if value == "p_fail":
         bound = Line2D([], [], color="0.3", marker="v", mfc="none", ls="none")

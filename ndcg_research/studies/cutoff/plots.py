@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,10 +21,9 @@ def cutoff_values_grid(
     mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str], rankers: Sequence[str]
 ) -> Figure:
     """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount."""
-    fig = Figure(figsize=(3.1 * len(discounts), 2.5 * len(rules) + 0.9), layout="constrained")
-    axes = fig.subplots(len(rules), len(discounts), sharex=True, sharey=True, squeeze=False)
+    fig, axes, cells = style.cell_grid(rules, discounts, (3.1, 2.5), 0.9, sharex=True, sharey=True)
     handles = []
-    for ax, (rule, d) in zip(axes.flat, itertools.product(rules, discounts), strict=True):
+    for ax, (rule, d) in cells:
         for c, r in enumerate(rankers):
             rows = style.select(mean_table, model=model, rule=rule, discount=d, ranker=r)
             n = style.plotted_column(rows, "n")
@@ -50,11 +48,10 @@ def cutoff_pair_grid(
 ) -> Figure:
     """P(better scores strictly higher) against n with Wilson intervals and the share of exact ties (hollow, dotted):
     a row per model, a column per cut-off rule; the discounts side by side (shifted along n) so as not to hide."""
-    fig = Figure(figsize=(3.3 * len(rules), 2.9 * len(models) + 0.9), layout="constrained")
-    axes = fig.subplots(len(models), len(rules), sharex=True, sharey=True, squeeze=False)
+    fig, axes, cells = style.cell_grid(models, rules, (3.3, 2.9), 0.9, sharex=True, sharey=True)
     shift = 10 ** (0.045 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))  # side by side on a log axis
     handles, tie_handle = [], []
-    for ax, (m, rule) in zip(axes.flat, itertools.product(models, rules), strict=True):
+    for ax, (m, rule) in cells:
         for c, d in enumerate(discounts):
             rows = style.select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
             n = style.plotted_column(rows, "n") * shift[c]
@@ -84,11 +81,10 @@ def ndcg_by_k_panels(
     discount: str = "log2",
 ) -> Figure:
     """Mean nDCG@k against k (95% band) per model and ranker; dashed: the expected number of relevant items."""
-    fig = Figure(figsize=(5.5 * len(models), 4.3), layout="constrained")
-    axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]
+    fig, axes, cells = style.cell_grid([n], models, (5.5, 4.3), 0.0, sharey=True)
     handles = []
     ks = np.asarray(ks)
-    for ax, m in zip(axes, models, strict=False):
+    for ax, (_, m) in cells:
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
             (line,) = ax.plot(ks, style.round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
@@ -97,7 +93,7 @@ def ndcg_by_k_panels(
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
-    axes[0].set_ylabel("mean nDCG@k (95% interval)")
+    axes[0, 0].set_ylabel("mean nDCG@k (95% interval)")
     style.legend_below(fig, handles)
     return fig
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,18 +35,17 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     intervals; fixed k: a = 0) and the law's (lines), a colour per pair; intervals wider than ±1 run off."""
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
-    fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
-    axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
+    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), 1.2, sharex=True, sharey=True)
     handles = []
-    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
+    for ax, (model, d) in cells:
         for p, (better, worse) in enumerate(pairs):
             rows = style.select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
             a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
-            bar = style.pair_intervals(axes[i, j], a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
-            line = _draw_law(axes[i, j], (model, better, worse, d), p, lw=1)
+            bar = style.pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
+            line = _draw_law(ax, (model, better, worse, d), p, lw=1)
             name = style.short_pair_label(better, worse)
             handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
-        axes[i, j].axhline(0, color="0.3", lw=0.8)
+        ax.axhline(0, color="0.3", lw=0.8)
     style.label_grid_edges(axes, discounts, [f"{model}\nexponent of d" for model in models])
     for ax in axes[-1]:
         ax.set_xlabel("a (k = n^a; 0: fixed k)")
@@ -62,11 +60,10 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
     """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule."""
     models = list(dict.fromkeys(pair_table["model"]))
     rules = list(dict.fromkeys(pair_table["rule"]))
-    fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.1), layout="constrained")
-    axes = fig.subplots(len(models), len(discounts), sharex=True, squeeze=False)
+    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), 1.1, sharex=True)
     colors = style.decay_colors(rules)
     handles = []
-    for ax, (model, d) in zip(axes.flat, itertools.product(models, discounts), strict=True):
+    for ax, (model, d) in cells:
         for rule in rules:
             rows = style.select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
             handles.append((style.draw_standardized_gap(ax, rows, colors[rule]), rule))

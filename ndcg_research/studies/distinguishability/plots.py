@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
 from ...pipeline import style
 from ...pipeline.headlines import Headline
@@ -92,10 +91,7 @@ def gap_over_eps_grid(
         ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
         style.log_ticks_1_2_5(ax)
     style.label_rows(axes, len(discounts), "mean gap / eps_D(n)")
-    handles += [
-        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-        (Line2D([], [], color="0.3", ls="--", lw=1), "first order c_worse - c_better"),
-    ]
+    handles += style.theory_handles("--", "first order c_worse - c_better")
     style.legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig
