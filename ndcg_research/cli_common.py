@@ -1,7 +1,7 @@
 """Command-line helpers shared by every command, below every layer (imports the standard library and
 :mod:`ndcg_research._validation` only): the program's name, argparse types that check numbers with the
 package's own checks (an option refuses what the Python API refuses, in the same words), the arguments of
-the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON values."""
+the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from ._validation import Closed, check_int, check_real
@@ -63,6 +63,8 @@ def real_argument(
 positive_int = int_argument(low=1)
 #: ``type=`` of an integer >= 0 (e.g. a seed).
 non_negative_int = int_argument(low=0)
+#: ``type=`` of a share or a level (--alpha, --confidence): a number strictly between 0 and 1.
+share = real_argument(low=0, high=1, closed="neither")
 
 
 def add_convention_argument(
@@ -151,14 +153,22 @@ def _one_line(message: str) -> str:
     return " ".join(message.split("\n"))
 
 
-def write_output(command: str, data: bytes) -> int:
-    """Write ``data`` to standard output; return the exit status: 141 (quietly, as C tools) if the reader closed the
+def finish(command: str, notes: Iterable[str], quiet: bool, text: str) -> int:
+    """Print the ``notes`` (unless ``quiet``), then :func:`write_output` the ``text``; return the exit status."""
+    if not quiet:
+        for message in notes:
+            note(command, message)
+    return write_output(command, text)
+
+
+def write_output(command: str, text: str) -> int:
+    """Write ``text`` to standard output; return the exit status: 141 (quietly, as C tools) if the reader closed the
     pipe early (``| head``), 1 with a one-line error on any other failure to write (a full disk)."""
     try:
         if hasattr(sys.stdout, "buffer"):
-            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
         else:  # a text stream put in its place (tests, notebooks)
-            sys.stdout.write(data.decode("utf-8", errors="surrogateescape"))
+            sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
         sys.stderr.close()
@@ -187,6 +197,13 @@ def json_value(value: Any) -> Any:
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def json_records(table: Any) -> list[dict[str, Any]]:
-    """The rows of a DataFrame ``table`` as dicts of :func:`json_value`."""
+def strict_json(value: Any) -> str:
+    """``value`` as the commands write JSON: indented by one space, strict (a value that is not finite must be
+    given as :func:`json_value`), a DataFrame as a list of its rows, each a dict of :func:`json_value`."""
+    import json  # here: the other commands need not load it
+
+    return json.dumps(value, indent=1, allow_nan=False, default=_json_rows) + "\n"
+
+
+def _json_rows(table: Any) -> list[dict[str, Any]]:
     return [{key: json_value(value) for key, value in row.items()} for row in table.to_dict("records")]

@@ -15,7 +15,16 @@ import pytest
 
 from ndcg_research import _validation
 from ndcg_research.cli import USER_COMMANDS, build_parser, main
-from ndcg_research.cli_common import PROG, fail, int_argument, non_negative_int, note, positive_int, real_argument
+from ndcg_research.cli_common import (
+    PROG,
+    fail,
+    int_argument,
+    non_negative_int,
+    note,
+    positive_int,
+    real_argument,
+    share,
+)
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -77,9 +86,9 @@ def test_every_command_has_a_one_line_summary_in_help():
         (["frobnicate"], 2, f"{PROG}: error: argument COMMAND: invalid choice: 'frobnicate'"),
         (["evaluate", "examples/qrels.txt"], 2, f"{PROG} evaluate: error: the following arguments are required: RUN"),
         (
-            ["evaluate", "-M", "0", "examples/qrels.txt", "examples/run_a.txt"],
+            ["evaluate", "-M", "-1", "examples/qrels.txt", "examples/run_a.txt"],
             2,
-            f"{PROG} evaluate: error: argument -M/--Max_retrieved_per_topic: must be an integer >= 1, got '0'",
+            f"{PROG} evaluate: error: argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got '-1'",
         ),
         (
             ["evaluate", "examples/qrels.txt", "no_such_run.txt"],
@@ -204,10 +213,12 @@ def test_counting_options_of_every_command_share_one_parser():
     def option_type(command, option):
         return next(a.type for a in _subcommands()[command]._actions if option in a.option_strings)
 
-    assert option_type("evaluate", "-M") is positive_int
+    assert option_type("evaluate", "-M") is non_negative_int  # -M 0 as trec_eval 10.0: every query scores 0
     assert option_type("compare", "--resamples") is positive_int
     assert option_type("compare", "--jobs") is positive_int
     assert option_type("compare", "--seed") is non_negative_int
+    assert option_type("compare", "--confidence") is share
+    assert option_type("advise", "--alpha") is option_type("advise", "--target-swap-rate") is share
 
 
 @pytest.mark.parametrize(
@@ -215,7 +226,7 @@ def test_counting_options_of_every_command_share_one_parser():
     [
         (
             ["evaluate", "-M", "ten", "q", "r"],
-            "argument -M/--Max_retrieved_per_topic: must be an integer >= 1, got 'ten'",
+            "argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got 'ten'",
         ),
         (["compare", "q", "a", "b", "--resamples", "2.5"], "argument --resamples: must be an integer >= 1, got '2.5'"),
         (["compare", "q", "a", "b", "-j", "0"], "argument -j/--jobs: must be an integer >= 1, got '0'"),

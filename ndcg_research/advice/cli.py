@@ -13,11 +13,11 @@ from ..cli_common import (
     add_convention_argument,
     add_missing_query_arguments,
     fail,
-    json_records,
     non_negative_int,
     note,
     positive_int,
-    real_argument,
+    share,
+    strict_json,
     write_output,
 )
 
@@ -30,8 +30,6 @@ sets and the queries needed for a target swap rate (Voorhees & Buckley 2002), th
 of generalizability theory (Kanoulas & Aslam 2009) and Kendall's tau of the runs' order against
 log2's. A fixed rule recommends one setting, with its reasons. Needs at least two runs.
 """
-
-_share = real_argument(low=0, high=1, closed="neither")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,9 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_convention_argument(parser, list(CONVENTIONS), list(ALIASES))
     add_missing_query_arguments(parser)
-    parser.add_argument("--alpha", type=_share, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--alpha", type=share, default=0.05, help="significance level (default 0.05)")
     parser.add_argument(
-        "--target-swap-rate", type=_share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"
+        "--target-swap-rate", type=share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"
     )
     parser.add_argument(
         "--resamples", type=positive_int, default=1000, help="resamples of the randomised Tukey HSD test (default 1000)"
@@ -106,8 +104,9 @@ def run(args: argparse.Namespace) -> int:
             advice.figure().savefig(args.figure, dpi=150)
         except (OSError, ValueError, ImportError) as error:  # ImportError: matplotlib not installed
             return fail("advise", f"cannot write the figure {args.figure}: {error}")
-    writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
-    return write_output("advise", writer(advice).encode("utf-8", errors="surrogateescape"))
+    # csv: every float exactly (the shortest text that reads back the same), as compare writes them
+    writer = {"text": _text, "csv": lambda advice: advice.table.to_csv(index=False), "json": _json}[args.format]
+    return write_output("advise", writer(advice))
 
 
 def _text(advice: Any) -> str:
@@ -115,23 +114,18 @@ def _text(advice: Any) -> str:
     return f"{advice.text()}\n\n{table.to_string(float_format=lambda v: f'{v:.4f}')}\n"
 
 
-def _csv(advice: Any) -> str:
-    return advice.table.to_csv(index=False)  # floats exactly (shortest repr), as compare writes them
-
-
 def _json(advice: Any) -> str:
     """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
-    out = {
-        "recommended": advice.recommended,
-        "reasons": list(advice.reasons),
-        "by_cutoff": advice.by_cutoff,
-        "systems": list(advice.systems),
-        "queries": advice.n_queries,
-        "settings": advice.settings,
-        "notes": list(advice.notes),
-        "candidates": json_records(advice.table),
-        "swap_curves": json_records(advice.swap_curves),
-    }
-    import json  # here: the other commands need not load it
-
-    return json.dumps(out, indent=1, allow_nan=False) + "\n"
+    return strict_json(
+        {
+            "recommended": advice.recommended,
+            "reasons": list(advice.reasons),
+            "by_cutoff": advice.by_cutoff,
+            "systems": list(advice.systems),
+            "queries": advice.n_queries,
+            "settings": advice.settings,
+            "notes": list(advice.notes),
+            "candidates": advice.table,
+            "swap_curves": advice.swap_curves,
+        }
+    )

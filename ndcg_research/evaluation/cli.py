@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, json_value, non_negative_int, note, write_output
+from ..cli_common import add_collection_arguments, fail, finish, json_value, non_negative_int, strict_json
 from ..core import parse_discount, parse_gain
 from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
@@ -132,11 +132,10 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         parsed = frozenset(parse_measures(spec))
         seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
         if parsed != kept:  # the same parameters written another way are the same
-            other = (
-                "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
-                if match[1] == "ndcg_cut"
-                else "give one gain map, or write another as ndcg(gains={grade: gain, ...})"
-            )
+            other = {
+                "ndcg_cut": "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K",
+                "ndcg": "give one gain map, or write another as ndcg(gains={grade: gain, ...})",
+            }[match[1]]
             raise ValueError(
                 f"-m {seen} and -m {spec.strip()} ask for trec_eval's {match[1]} twice with different parameters; "
                 f"trec_eval computes it once, with the parameters of the first -m that has any, and drops the "
@@ -172,20 +171,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        result = evaluate(
-            qrels,
-            runs,
-            measures,
-            convention=args.convention,
-            complete=args.complete,
-            judged_only=args.judged_only,
-            max_docs=args.max_docs,
-        )
+        options = dict(convention=args.convention, complete=args.complete, judged_only=args.judged_only)
+        result = evaluate(qrels, runs, measures, max_docs=args.max_docs, **options)
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
-    if not args.quiet:
-        for message in result.notes:
-            note("evaluate", message)
     if args.format == "trec":
         runid = runid or len(args.runs) > 1
         text = trec_text(
@@ -193,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query)
-    return write_output("evaluate", text.encode("utf-8", errors="surrogateescape"))
+    return finish("evaluate", result.notes, args.quiet, text)
 
 
 def _line(name: str, query: str, value: float) -> str:
@@ -226,7 +215,7 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
-    import csv  # here, as json in json_text: the default output (trec) loads neither
+    import csv  # here, as json in strict_json: the default output (trec) loads neither
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -240,10 +229,8 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
 
 
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """JSON (as ``compare``'s: indented by one space, strict): the convention, per run its tag, ``num_q``, means and
+    """JSON (as ``compare``'s: :func:`strict_json`): the convention, per run its tag, ``num_q``, means and
     (optionally) per-query values."""
-    import json
-
     runs = []
     averaged = evaluation.averaged()
     names = [m.name for m in evaluation.measures]
@@ -256,4 +243,4 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
                 for q, query in enumerate(evaluation.queries[r])
             }
         runs.append(entry)
-    return json.dumps({"convention": evaluation.convention.name, "runs": runs}, indent=1, allow_nan=False) + "\n"
+    return strict_json({"convention": evaluation.convention.name, "runs": runs})

@@ -92,34 +92,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     par.set_defaults(run=_params)
 
 
+#: The options of ``reproduce`` that :func:`.runner.reproduce` takes under the same names.
+_REPRODUCE_OPTIONS = "output only timeout notebooks_dir profiles_file figures_dir results_dir publish progress".split()
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
 
-    return _reporting_errors(
-        "reproduce",
-        lambda: runner.reproduce(
-            args.profile,
-            output=args.output,
-            only=args.only,
-            timeout=args.timeout,
-            notebooks_dir=args.notebooks_dir,
-            profiles_file=args.profiles_file,
-            figures_dir=args.figures_dir,
-            results_dir=args.results_dir,
-            publish=args.publish,
-            progress=args.progress,
-        ),
-    )
+    options = {name: getattr(args, name) for name in _REPRODUCE_OPTIONS}
+    return _reporting_errors("reproduce", lambda: runner.reproduce(args.profile, **options))
 
 
 def _store(args: argparse.Namespace) -> int:
     from . import runner
 
-    execute = not args.strip_only
-    return _reporting_errors(
-        "store",
-        lambda: runner.store(only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=execute),
-    )
+    options = {name: getattr(args, name) for name in ("only", "notebooks_dir", "timeout")}
+    return _reporting_errors("store", lambda: runner.store(execute=not args.strip_only, **options))
 
 
 def _params(args: argparse.Namespace) -> int:

@@ -8,16 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli_common import (
-    add_collection_arguments,
-    fail,
-    json_records,
-    non_negative_int,
-    note,
-    positive_int,
-    real_argument,
-    write_output,
-)
+from ..cli_common import add_collection_arguments, fail, finish, non_negative_int, positive_int, share, strict_json
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -37,10 +28,6 @@ treated as in the evaluate command (the convention's rule: trec_eval and ranx sc
 -c, so that a run that skips hard queries does not look better; -c / --answered-only choose); every
 run is compared on the same queries, and the notes name any left out.
 """
-
-
-# One parser of numeric options for every command (cli_common): same texts accepted, same messages.
-_level = real_argument(low=0, high=1, closed="neither")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--interval", choices=INTERVALS, help="confidence interval (default t for --test t, else percentile bootstrap)"
     )
-    parser.add_argument("--confidence", type=_level, default=0.95, help="confidence level (default 0.95)")
+    parser.add_argument("--confidence", type=share, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument(
         "--resamples",
         type=positive_int,
@@ -114,12 +101,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("compare", str(error))
     except MemoryError:
         return fail("compare", "not enough memory for this many resamples; ask for fewer")
-    if not args.quiet:
-        for message in data.notes:
-            note("compare", message)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
-    text = writer(comparisons, n_queries=data.queries.size)
-    return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
+    return finish("compare", data.notes, args.quiet, writer(comparisons, n_queries=data.queries.size))
 
 
 def _settings(c: Any) -> dict[str, Any]:
@@ -185,16 +168,9 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
     """JSON (strict: a value that is not a finite number, e.g. an effect size of identical runs, is null)."""
-    out = [
-        {
-            "measure": m,
-            "queries": n_queries,
-            **_settings(c),
-            "systems": json_records(c.systems),
-            "pairs": json_records(c.pairs),
-        }
-        for m, c in comparisons.items()
-    ]
-    import json  # here: the other commands need not load it
-
-    return json.dumps(out, indent=1, allow_nan=False) + "\n"
+    return strict_json(
+        [
+            {"measure": m, "queries": n_queries, **_settings(c), "systems": c.systems, "pairs": c.pairs}
+            for m, c in comparisons.items()
+        ]
+    )
