@@ -545,7 +545,7 @@ def evaluate(
     )
     if max_docs == 0 and conv.ideal == "ranking":
         raise ValueError(
-            f"max_docs=0 leaves no document, and convention {conv.name!r} takes its ideal from the ranked list, "
+            f"max_docs=0 (-M 0) leaves no document, and convention {conv.name!r} takes its ideal from the ranked list, "
             "so every score would be undefined; give max_docs >= 1"
         )
     named = named_runs(runs)
