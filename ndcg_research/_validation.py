@@ -196,8 +196,9 @@ def check_array(
             good &= np.isfinite(array)
         if not good.all():
             where = tuple(int(i) for i in np.argwhere(~good)[0])
-            phrase, one_bound = _interval(low, high, "both"), (low is None) != (high is None)
-            need = f"finite and {phrase}" if finite and one_bound else phrase or "finite"
+            phrase = _interval(low, high, "both")
+            one_bound = (low is None) != (high is None)
+            need = f"finite and {phrase}" if finite and one_bound else (phrase or "finite")
             at = "" if array.ndim == 0 else f" at index {where[0] if array.ndim == 1 else where}"
             raise ValueError(f"{name} must be {need}, got {plain_repr(array[where].item())}{at}")
     return array

@@ -206,4 +206,6 @@ def strict_json(value: Any) -> str:
 
 
 def _json_rows(table: Any) -> list[dict[str, Any]]:
+    if not hasattr(table, "to_dict"):  # json's own error for what is neither JSON nor a table
+        raise TypeError(f"Object of type {type(table).__name__} is not JSON serializable")
     return [{key: json_value(value) for key, value in row.items()} for row in table.to_dict("records")]

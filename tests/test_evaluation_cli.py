@@ -97,6 +97,16 @@ def test_max_docs_0_scores_every_query_0(files, capfdbinary):
     )
 
 
+def test_max_docs_0_refused_where_the_ideal_comes_from_the_ranking(files, capfdbinary):
+    status, out, err = run_cli(capfdbinary, "--convention", "sklearn", "-M", "0", files / "qrels", files / "run")
+    assert (status, out) == (1, "")
+    assert err.splitlines() == [
+        "ndcg-research evaluate: error: max_docs=0 (-M 0) leaves no document, and convention 'sklearn' takes its "
+        "ideal from the ranked list: every query would get the score of an ideal DCG of 0, which says nothing about "
+        "the run; give max_docs (-M) >= 1"
+    ]
+
+
 def test_gain_map_name_and_extensions(files, capfdbinary):
     _, out, _ = run_cli(capfdbinary, "-m", "ndcg.1=3,2=9", "--quiet", files / "qrels", files / "run")
     assert out.startswith("ndcg_1=3,2=9          \tall\t")

@@ -2,6 +2,7 @@
 
 import io
 
+import numpy as np
 import pytest
 
 from ndcg_research.evaluation import InputError
@@ -42,3 +43,33 @@ def test_describe_and_check_text():
     check_text(b"q 0 a 1\r\n", "qrels", 1)  # CRLF line ends are fine
     with pytest.raises(InputError, match=r"^qrels:1: a carriage return \(\\r\) that does not end a line: "):
         check_text(b"q 0 a 1\rq 0 b 2\r", "qrels", 1)
+
+
+@pytest.mark.parametrize("text", ["q1 0 a 2\nq1 0 b 0\nq2 0 a 1\n", "q2 0 a 1\nq1 0 a 2\nq2 0 b 0\nq1 0 b 1\n"])
+def test_judgments_let_go_of_the_qrels_as_read_before_building_the_ideal(tmp_path, monkeypatch, text):
+    # The qrels as read (ids and all) set the peak memory of a large evaluation: Judgments.build copies what it
+    # keeps and frees them before its last, largest step. A constructor call would keep them alive (the caller's
+    # arguments live until __init__ returns), so this checks the object is really gone by then.
+    import weakref
+
+    from ndcg_research.evaluation import _matching
+    from ndcg_research.evaluation._readers import read_whole
+
+    path = tmp_path / "qrels"
+    path.write_text(text)
+    refs, alive = [], []
+    build_ideal = _matching._ideal_grades
+
+    def watched(*args):
+        alive.append(refs[0]() is not None)
+        return build_ideal(*args)
+
+    def read():
+        columns = read_whole(path, "qrels")
+        refs.append(weakref.ref(columns))
+        return columns
+
+    monkeypatch.setattr(_matching, "_ideal_grades", watched)
+    judgments = _matching.Judgments.build(read())
+    assert alive == [False]
+    assert judgments.query_text(np.arange(2)).tolist() == ["q1", "q2"]

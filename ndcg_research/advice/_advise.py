@@ -352,8 +352,8 @@ def _percent(share: float) -> str:
 
 def _describe(row: Any) -> str:
     cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
-    discount, gain = (row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain"))
-    return f"nDCG over {cut}, discount {discount}, gain {gain}"
+    spec = {k: row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain")}
+    return f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
 
 
 def _reasons(

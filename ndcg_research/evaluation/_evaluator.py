@@ -276,7 +276,7 @@ def _run_parts(
             f"{name}: query {query!r} appears again at {columns.where(row)} after other "
             f"queries; the run was read whole into memory instead of in blocks of whole queries"
         )
-        del parts, columns  # evaluated again from the whole run: freed before it is read
+        del parts, part, columns  # evaluated again from the whole run: freed before it is read
         if stream is not None:  # the rest of the input joins what was read of it
             import shutil
 
@@ -543,15 +543,16 @@ def evaluate(
         check_bool(judged_only, "judged_only"),
         check_int(max_docs, "max_docs", low=0, none=True),
     )
-    if max_docs == 0 and conv.ideal == "ranking":
+    if checked.max_docs == 0 and conv.ideal == "ranking":
         raise ValueError(
-            f"max_docs=0 (-M 0) leaves no document, and convention {conv.name!r} takes its ideal from the ranked list, "
-            "so every score would be undefined; give max_docs >= 1"
+            f"max_docs=0 (-M 0) leaves no document, and convention {conv.name!r} takes its ideal from the ranked list: "
+            "every query would get the score of an ideal DCG of 0, which says nothing about the run; give max_docs "
+            "(-M) >= 1"
         )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    judgments = Judgments(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
+    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
     tags, merged = [], []
     for name, run in named:

@@ -100,15 +100,34 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
     return g[order], np.bincount(c, minlength=n_codes)
 
 
+@dataclass(eq=False)
 class Judgments:
     """Qrels prepared for matching and the ideal: ``qrels`` as read, ids dropped (for messages); ``names``: the judged
     query ids in ``strcmp`` order (a code is a position there); ``docs``, ``grade``: judgments grouped by code (code c's
     ``counts[c]`` from ``starts[c]``; ``rows``: their qrels rows, None if the same); per code ``relevant_count`` (grades
-    above 0), grades >= 0 descending (``ideal_grade``, ``ideal_start``, ``ideal_count``), ``checked`` for repeats.
-    Built from ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
-    qrels: the peak memory)."""
+    above 0), grades >= 0 descending (``ideal_grade``, ``ideal_start``, ``ideal_count``), ``checked`` for repeats."""
 
-    def __init__(self, qrels: Columns) -> None:
+    qrels: Columns
+    names: pa.Array
+    docs: pa.Array
+    grade: np.ndarray
+    rows: np.ndarray | None
+    starts: np.ndarray
+    counts: np.ndarray
+    relevant_count: np.ndarray
+    ideal_grade: np.ndarray
+    ideal_start: np.ndarray
+    ideal_count: np.ndarray
+    checked: np.ndarray
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def build(cls, qrels: Columns) -> Judgments:
+        """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
+        qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         order = numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)
@@ -116,32 +135,33 @@ class Judgments:
         rank[used[order]] = np.arange(order.size)
         codes = rank[indices]
         del indices
-        self.names = kernel("take", dictionary, _int_array(used[order]))
-        n = self.n_queries = len(self.names)
+        names = kernel("take", dictionary, _int_array(used[order]))
+        n = len(names)
         grade = qrels.value
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
         first_rows = block_starts(codes)
-        self.counts = np.bincount(codes, minlength=n)
-        self.rows: np.ndarray | None = None
+        counts = np.bincount(codes, minlength=n)
+        rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            self.starts = np.zeros(n, dtype=np.int64)
-            self.starts[codes[first_rows]] = first_rows
-            self.docs = binary_ids(qrels.doc)
+            starts = np.zeros(n, dtype=np.int64)
+            starts[codes[first_rows]] = first_rows
+            docs = binary_ids(qrels.doc)
         else:
-            self.rows = np.argsort(codes, kind="stable")
-            self.starts = np.cumsum(self.counts) - self.counts
-            self.docs = kernel("take", binary_ids(qrels.doc), _int_array(self.rows))
-            grade = grade[self.rows]
-            codes = codes[self.rows]  # in the order of the grouped judgments, as the grades
+            rows = np.argsort(codes, kind="stable")
+            starts = np.cumsum(counts) - counts
+            docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
+            grade = grade[rows]
         empty = pa.chunked_array([], type=pa.binary())
-        self.qrels = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
+        kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         del qrels  # the caller holds no other reference: the ids as read are freed here
-        self.grade = grade
-        self.ideal_grade, self.ideal_count = _ideal_grades(codes, grade, n)
-        self.ideal_start = np.cumsum(self.ideal_count) - self.ideal_count
-        self.relevant_count = np.bincount(codes[grade > 0], minlength=n)
-        self.checked = np.zeros(n, dtype=bool)
+        if rows is not None:
+            codes = codes[rows]  # in the order of the grouped judgments, as the grades
+        ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
+        ideal_start = np.cumsum(ideal_count) - ideal_count
+        relevant = np.bincount(codes[grade > 0], minlength=n)
+        ideal = (ideal_grade, ideal_start, ideal_count)
+        return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""

@@ -192,7 +192,9 @@ def _parse_one(text: str) -> list[Measure]:
     """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
     if stripped == "ndcg_cut" or stripped.startswith("ndcg_cut."):
-        return _trec_cutoffs(stripped, stripped[9:] if "." in stripped else ",".join(map(str, TREC_CUTOFFS)))
+        return _trec_cutoffs(
+            stripped, stripped.partition(".")[2] if "." in stripped else ",".join(map(str, TREC_CUTOFFS))
+        )
     if stripped.startswith("ndcg.") and "(" not in stripped:
         return [_trec_gains(stripped, stripped[len("ndcg.") :])]
     return [_parse_spec(text)]

@@ -171,8 +171,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        options = dict(convention=args.convention, complete=args.complete, judged_only=args.judged_only)
-        result = evaluate(qrels, runs, measures, max_docs=args.max_docs, **options)
+        result = evaluate(
+            qrels,
+            runs,
+            measures,
+            convention=args.convention,
+            complete=args.complete,
+            judged_only=args.judged_only,
+            max_docs=args.max_docs,
+        )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if args.format == "trec":

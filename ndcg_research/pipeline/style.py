@@ -148,7 +148,7 @@ def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **
 
 
 def cell_grid(
-    rows: Sequence[Any], cols: Sequence[Any], size: tuple[float, float], pad: float = 1.0, **kw: Any
+    rows: Sequence[Any], cols: Sequence[Any], size: tuple[float, float], *, pad: float = 1.0, **kw: Any
 ) -> tuple[Figure, np.ndarray, list[tuple[Axes, tuple[Any, Any]]]]:
     """A panel of ``size`` inches per row and column entry, ``pad`` inches below for a legend: (figure, 2-D axes,
     [(ax, (row, column))] row by row)."""

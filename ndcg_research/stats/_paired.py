@@ -318,9 +318,8 @@ def _pairwise_tests(
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    behind_p = (
-        flips if flips is not None else (boot if test == "bootstrap" else None)
-    )  # the resamples the p-values rest on
+    # the resamples the p-values rest on
+    behind_p = flips if flips is not None else (boot if test == "bootstrap" else None)
     used = behind_p.resamples.n_resamples if behind_p is not None else 0
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)

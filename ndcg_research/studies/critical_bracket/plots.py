@@ -25,7 +25,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     heuristic's (open markers); bottom, of ``failure ~ n^b``. Dotted: 1/r."""
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
-    fig, axes, _ = style.cell_grid((D_EXPONENT, FAILURE_EXPONENT), labels, (4.3, 3.0), 0.0, sharex=True)
+    fig, axes, _ = style.cell_grid((D_EXPONENT, FAILURE_EXPONENT), labels, (4.3, 3.0), pad=0.0, sharex=True)
     for ax in axes[0, 1:]:  # the exponents of d share one scale; the failure exponents differ by orders between tops
         ax.sharey(axes[0, 0])
     x = np.arange(len(discounts), dtype=np.float64)
@@ -73,7 +73,7 @@ def trend_grid(
     labels = list(pair_tables)
     first = pair_tables[labels[0]]
     pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
-    fig, axes, cells = style.cell_grid(labels, pairs, (4.2, 3.0), 1.1, sharex=True)
+    fig, axes, cells = style.cell_grid(labels, pairs, (4.2, 3.0), pad=1.1, sharex=True)
     colors = style.decay_colors(discounts)
     draw = _draw_failure_rate if value == "p_fail" else style.draw_standardized_gap
     handles = []

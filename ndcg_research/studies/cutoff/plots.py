@@ -21,7 +21,7 @@ def cutoff_values_grid(
     mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str], rankers: Sequence[str]
 ) -> Figure:
     """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount."""
-    fig, axes, cells = style.cell_grid(rules, discounts, (3.1, 2.5), 0.9, sharex=True, sharey=True)
+    fig, axes, cells = style.cell_grid(rules, discounts, (3.1, 2.5), pad=0.9, sharex=True, sharey=True)
     handles = []
     for ax, (rule, d) in cells:
         for c, r in enumerate(rankers):
@@ -48,7 +48,7 @@ def cutoff_pair_grid(
 ) -> Figure:
     """P(better scores strictly higher) against n with Wilson intervals and the share of exact ties (hollow, dotted):
     a row per model, a column per cut-off rule; the discounts side by side (shifted along n) so as not to hide."""
-    fig, axes, cells = style.cell_grid(models, rules, (3.3, 2.9), 0.9, sharex=True, sharey=True)
+    fig, axes, cells = style.cell_grid(models, rules, (3.3, 2.9), pad=0.9, sharex=True, sharey=True)
     shift = 10 ** (0.045 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))  # side by side on a log axis
     handles, tie_handle = [], []
     for ax, (m, rule) in cells:
@@ -81,7 +81,7 @@ def ndcg_by_k_panels(
     discount: str = "log2",
 ) -> Figure:
     """Mean nDCG@k against k (95% band) per model and ranker; dashed: the expected number of relevant items."""
-    fig, axes, cells = style.cell_grid([n], models, (5.5, 4.3), 0.0, sharey=True)
+    fig, axes, cells = style.cell_grid([n], models, (5.5, 4.3), pad=0.0, sharey=True)
     handles = []
     ks = np.asarray(ks)
     for ax, (_, m) in cells:

@@ -35,7 +35,7 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     intervals; fixed k: a = 0) and the law's (lines), a colour per pair; intervals wider than ±1 run off."""
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
-    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), 1.2, sharex=True, sharey=True)
+    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), pad=1.2, sharex=True, sharey=True)
     handles = []
     for ax, (model, d) in cells:
         for p, (better, worse) in enumerate(pairs):
@@ -60,7 +60,7 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
     """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule."""
     models = list(dict.fromkeys(pair_table["model"]))
     rules = list(dict.fromkeys(pair_table["rule"]))
-    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), 1.1, sharex=True)
+    fig, axes, cells = style.cell_grid(models, discounts, (2.5, 2.6), pad=1.1, sharex=True)
     colors = style.decay_colors(rules)
     handles = []
     for ax, (model, d) in cells:
