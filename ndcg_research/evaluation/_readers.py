@@ -293,9 +293,10 @@ def _line_block(
                     f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
-            if parse_grade(fields[3], where)[1] and fraction is None:
+            grade, fractional = parse_grade(fields[3], where)
+            if fractional and fraction is None:
                 fraction = (len(values), fields[3].decode(errors="replace"))
-            values.append(float(fields[3]))  # a grade without a fraction: its integer, exact below 2^53
+            values.append(float(fields[3]) if fractional else grade)  # without a fraction: atol's integer, parsed once
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -476,9 +477,10 @@ def svmlight_columns(path: PathLike) -> Columns:
             raise InputError(
                 f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
             )
-        if parse_grade(fields[0], where)[1] and fraction is None:
+        grade, fractional = parse_grade(fields[0], where)
+        if fractional and fraction is None:
             fraction = (len(values), fields[0].decode(errors="replace"))
-        values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
+        values.append(float(fields[0]) if fractional else grade)  # without a fraction: atol's integer, parsed once
         qid = fields[1][4:]
         if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
             if qid in first_line:
