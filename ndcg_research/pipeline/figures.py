@@ -200,6 +200,7 @@ def rerun_environment() -> dict[str, Any]:
     """What else must match for a byte-identical rerun: platform and C library, NumPy's SIMD, BLAS libraries and
     threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names)."""
     from matplotlib import font_manager, ft2font
+    from PIL import features
 
     font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
     libc, libc_version = platform.libc_ver()
@@ -216,7 +217,7 @@ def rerun_environment() -> dict[str, Any]:
         "blas": _blas_libraries(),
         "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
-        "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
+        "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": features.version("zlib")},
         "packages": {name: _package_version(name) for name in RERUN_PACKAGES},
     }
 
@@ -241,16 +242,6 @@ def _blas_libraries() -> list[dict[str, Any]]:
         for lib in threadpool_info()
     ]
     return sorted(blas, key=lambda lib: json.dumps(lib, sort_keys=True))
-
-
-def _pillow_zlib() -> str | None:
-    """The zlib version Pillow compresses PNG data with."""
-    try:
-        from PIL import features
-
-        return features.version("zlib")
-    except Exception:  # pragma: no cover - Pillow is a dependency of Matplotlib
-        return None
 
 
 def _to_json(value: Any, where: str) -> Any:
