@@ -253,6 +253,13 @@ def make_finding(
     limit_rule = page["limit_rule"]["derived" if text.derivation else "not_derived"].format(derivation=text.derivation)
     attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
     attribution += f". Added by this package: {text.added}" if text.abstract else ""
+    # When its rule was fixed: the latest of its study's rules, its thresholds and a revision, or "before the
+    # confirmatory run" once thresholds.toml records that run's results.
+    known = catalogue().thresholds
+    times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
+    fixed = max(times + ["after seeing data"] * bool(text.revised), key=FIXED_WHEN.index)
+    if catalogue().confirmatory.get("results_commit"):
+        fixed = "before the confirmatory run"
     return Finding(
         key=text.key,
         **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary", "conditions")},
@@ -267,21 +274,9 @@ def make_finding(
         limit=text.limit,
         derivation=page["derivations"][text.derivation] if text.derivation else "",
         revised=text.revised,
-        fixed=fixed_when(text),
+        fixed=fixed,
         values={name: str(value) for name, value in written.items()},
     )
-
-
-def fixed_when(text: Text) -> str:
-    """When a finding's rule was fixed: the latest of its study's rules, its thresholds and a revision, or "before
-    the confirmatory run" once ``thresholds.toml`` records that run's results."""
-    if catalogue().confirmatory.get("results_commit"):
-        return "before the confirmatory run"
-    known = catalogue().thresholds
-    times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
-    if text.revised:
-        times.append("after seeing data")
-    return max(times, key=FIXED_WHEN.index)
 
 
 class Claim:

@@ -27,14 +27,6 @@ FIXED_WORDS = {
 }
 
 
-def _links(finding: Finding) -> str:
-    """A finding's notebooks, figures and tables, linked from the repository's top."""
-    parts = [f"notebook [{name}](notebooks/{name})" for name in finding.notebooks]
-    parts += [f"figure [{name}](figures/{name}.png)" for name in finding.figures]
-    parts += [f"table [{name}](results/full/{name})" for name in finding.tables]
-    return ", ".join(parts) or "none"
-
-
 def thresholds_line(names: Sequence[str]) -> str:
     """The thresholds of a finding's rule by when they were fixed, from the files that define them."""
     parts, known = [], catalogue().thresholds
@@ -59,15 +51,6 @@ def anchor(title: str) -> str:
     return "".join(c for c in text if c.isalnum() or c in "-_")
 
 
-def verdict_line(finding: Finding) -> str:
-    """The verdict, and for a limit claim what carries it."""
-    if not finding.limit:
-        return f"{finding.verdict}."
-    if finding.derivation:
-        return f"{finding.verdict}. A claim about n -> infinity, carried by {finding.derivation}."
-    return f"{finding.verdict}. A claim about n -> infinity that no derivation of the Theory page carries."
-
-
 def render_page(findings: Sequence[Finding]) -> str:
     """The whole findings page (Markdown, links relative to the repository root)."""
     lines = [
@@ -86,52 +69,53 @@ def render_page(findings: Sequence[Finding]) -> str:
             f"ndcg_research/studies/{studies[finding.key]}/findings.toml" if finding.key in studies else "none"
         ]
         files = ", ".join(f"`{name}`" for name in dict.fromkeys(files))
+        # Its notebooks, figures and tables, linked from the repository's top.
+        evidence = [f"notebook [{name}](notebooks/{name})" for name in finding.notebooks]
+        evidence += [f"figure [{name}](figures/{name}.png)" for name in finding.figures]
+        evidence += [f"table [{name}](results/full/{name})" for name in finding.tables]
+        verdict = f"{finding.verdict}."  # and for a limit claim, what carries it
+        if finding.limit and finding.derivation:
+            verdict += f" A claim about n -> infinity, carried by {finding.derivation}."
+        elif finding.limit:
+            verdict += " A claim about n -> infinity that no derivation of the Theory page carries."
         lines += [
             f"## {finding.title}",
             "",
             f"- **Claim** ({finding.source}): {finding.claim}",
             *([f"- **What of the abstract is tested**: {finding.attribution}"] if finding.attribution else []),
             f"- **Measurement**: {finding.measurement}",
-            f"- **Verdict**: {verdict_line(finding)}",
+            f"- **Verdict**: {verdict}",
             *([f"- **Rule**: {finding.rule}"] if finding.rule else []),
             *([f"- **Rule fixed**: {FIXED_WORDS.get(finding.fixed, finding.fixed)}."] if finding.fixed else []),
             *([f"- **Rule revised** {finding.revised}"] if finding.revised else []),
             f"- **Thresholds** ({files}): {thresholds_line(finding.thresholds)}",
             f"- **Conditions**: {finding.conditions}",
-            f"- **Evidence**: {_links(finding)}",
+            f"- **Evidence**: {', '.join(evidence) or 'none'}",
             "",
         ]
     return "\n".join(lines)
 
 
-def summary_paragraph(findings: Sequence[Finding]) -> str:
-    """``page.toml``'s ``[summary]`` filled from the findings, ending with how many verdicts are exploratory."""
+def render_summary(findings: Sequence[Finding]) -> str:
+    """The README's Findings section: ``page.toml``'s ``[summary]`` filled from the findings, ending with how many
+    verdicts are exploratory, then one row per finding linking to the page."""
     texts, record = catalogue().page["summary"], catalogue().confirmatory
     named = {field.split(".")[0] for _, field, _, _ in string.Formatter().parse(texts["text"]) if field}
-    if not named - {"T"} <= {f.key for f in findings}:
-        return ""  # a page of some findings only (a test, a partial run) has no summary of them all
-    exploratory = sum(f.fixed == "after seeing data" for f in findings)
-    if record.get("results_commit"):
-        tail = texts["confirmatory"].format(rules_commit=record["rules_commit"][:12])
-    else:
-        tail = texts["exploratory"].format(exploratory=exploratory, total=len(findings))
-    return spoken(texts["text"], findings, "page.toml [summary]") + tail
-
-
-def render_summary(findings: Sequence[Finding]) -> str:
-    """The README's Findings section: the summary paragraph, then one row per finding linking to the page."""
-    paragraph = summary_paragraph(findings)
-    lines = [
-        README_START,
-        "",
-        *([paragraph, ""] if paragraph else []),
-        "| Finding | Verdict | Rule fixed | What the tables show (full profile) |",
-        "|---|---|---|---|",
+    lines = [README_START, ""]
+    # A page of some findings only (a test, a partial run) has no summary of them all.
+    if named - {"T"} <= {f.key for f in findings}:
+        if record.get("results_commit"):
+            tail = texts["confirmatory"].format(rules_commit=record["rules_commit"][:12])
+        else:
+            exploratory = sum(f.fixed == "after seeing data" for f in findings)
+            tail = texts["exploratory"].format(exploratory=exploratory, total=len(findings))
+        lines += [spoken(texts["text"], findings, "page.toml [summary]") + tail, ""]
+    lines += ["| Finding | Verdict | Rule fixed | What the tables show (full profile) |", "|---|---|---|---|"]
+    lines += [
+        f"| [{f.title}](FINDINGS.md#{anchor(f.title)}) | {f.verdict} | {f.fixed or '-'} | {f.summary} |"
+        for f in findings
     ]
-    for f in findings:
-        lines.append(f"| [{f.title}](FINDINGS.md#{anchor(f.title)}) | {f.verdict} | {f.fixed or '-'} | {f.summary} |")
-    lines += ["", README_END]
-    return "\n".join(lines)
+    return "\n".join([*lines, "", README_END])
 
 
 def for_site(page: str) -> str:
