@@ -42,7 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(name).register(sub)
     for command in sub.choices.values():  # so that a command's unknown option is reported with its usage
         command.set_defaults(command_parser=command)
-    _list_commands(parser, sub)
+    # The commands in ``--help`` under two headings, the user's first, before the options: argparse has no public
+    # way, so through ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since 3.2).
+    entries = {entry.dest: entry for entry in sub._choices_actions}
+    users = parser.add_argument_group("commands")
+    users._group_actions.extend(entries[name] for name in USER_COMMANDS if name in entries)
+    maintainers = parser.add_argument_group(
+        "maintainer commands", "run this repository's notebooks, regenerate its figures and findings"
+    )
+    maintainers._group_actions.extend(entry for name, entry in entries.items() if name not in USER_COMMANDS)
+    others = [group for group in parser._action_groups if group not in (users, maintainers)]
+    parser._action_groups[:] = [users, maintainers, *others]
+    sub.help = argparse.SUPPRESS
     return parser
 
 
@@ -57,21 +68,6 @@ class _Version(argparse.Action):
 
         print(f"{parser.prog} {__version__}")
         parser.exit()
-
-
-def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
-    """List the commands in ``--help`` under two headings, the user's first, before the options: argparse has no
-    public way, so through ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since 3.2)."""
-    entries = {entry.dest: entry for entry in sub._choices_actions}
-    users = parser.add_argument_group("commands")
-    users._group_actions.extend(entries[name] for name in USER_COMMANDS if name in entries)
-    maintainers = parser.add_argument_group(
-        "maintainer commands", "run this repository's notebooks, regenerate its figures and findings"
-    )
-    maintainers._group_actions.extend(entry for name, entry in entries.items() if name not in USER_COMMANDS)
-    others = [group for group in parser._action_groups if group not in (users, maintainers)]
-    parser._action_groups[:] = [users, maintainers, *others]
-    sub.help = argparse.SUPPRESS
 
 
 def main(argv: Sequence[str] | None = None) -> int:

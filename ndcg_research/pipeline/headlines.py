@@ -11,7 +11,6 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import matplotlib
@@ -37,21 +36,19 @@ class Headline:
         return cls(name, lambda results, _: draw(results), lambda results, _: caption(results))
 
 
-def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
-    """``ndcg_research.studies.<name>.plots`` (or ``.figures``) of notebook ``NN_<name>.ipynb``."""
-    study = Path(notebook).stem.split("_", 1)[1]
-    for module in ("plots", "figures"):
-        try:
-            return importlib.import_module(f"ndcg_research.studies.{study}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"ndcg_research.studies.{study}.{module}":
-                raise
-    raise profiles.RunnerError(f"no figures module (plots.py or figures.py) in ndcg_research/studies/{study}/")
-
-
 def headline_of(notebook: str | os.PathLike[str]) -> Headline:
-    """The notebook's study's ``HEADLINE``, which must be the headline the notebook declares."""
-    headline = getattr(study_figures(notebook), "HEADLINE", None)
+    """The ``HEADLINE`` of ``ndcg_research.studies.<name>.plots`` (or ``.figures``) of notebook ``NN_<name>.ipynb``,
+    which must be the headline the notebook declares."""
+    study = Path(notebook).stem.split("_", 1)[1]
+    for module in (f"ndcg_research.studies.{study}.plots", f"ndcg_research.studies.{study}.figures"):
+        try:
+            headline = getattr(importlib.import_module(module), "HEADLINE", None)
+            break
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    else:
+        raise profiles.RunnerError(f"no figures module (plots.py or figures.py) in ndcg_research/studies/{study}/")
     declared = profiles.declared_headline(notebook)
     if not isinstance(headline, Headline) or headline.name != declared:
         raise profiles.RunnerError(

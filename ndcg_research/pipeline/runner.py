@@ -242,7 +242,12 @@ def execute_plan(
     """Run and check every notebook of ``plan`` in order (a failure does not stop the run): results and failures."""
     from tqdm import tqdm
 
-    show_bar = progress if progress is not None else _stderr_is_tty()
+    show_bar = progress
+    if show_bar is None:
+        try:
+            show_bar = os.environ.get("CI", "").lower() not in {"1", "true", "yes"} and sys.stderr.isatty()
+        except (AttributeError, ValueError):  # no stderr, or a closed one
+            show_bar = False
     say = print if not show_bar else (lambda *args, **kw: None)
     results: list[NotebookResult] = []
     failures: list[NotebookFailed] = []
@@ -276,13 +281,6 @@ def format_summary(results: Sequence[NotebookResult]) -> str:
     rows = [("notebook", "seconds", "figures"), *rows, ("total", f"{sum(r.seconds for r in results):.1f}", tail)]
     w0, w1 = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
     return "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c}" for a, b, c in rows)
-
-
-def _stderr_is_tty() -> bool:
-    try:
-        return os.environ.get("CI", "").lower() not in {"1", "true", "yes"} and sys.stderr.isatty()
-    except (AttributeError, ValueError):  # no stderr, or a closed one
-        return False
 
 
 @functools.cache
