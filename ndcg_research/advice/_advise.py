@@ -99,7 +99,10 @@ class Advice:
         convention = self.settings.get("convention", "trec_eval")
         head = f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
         head += f"{_plural(len(self.table), 'candidate setting')} ({convention} convention)"
-        lines = [head, "", f"Recommended: {self.recommended}", f"  {_describe(row)}", "", "Why:"]
+        cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
+        spec = {k: row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain")}
+        described = f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
+        lines = [head, "", f"Recommended: {self.recommended}", f"  {described}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
         others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
         if others:
@@ -257,15 +260,12 @@ def advise(
     for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
         c["power"], c["pairs_significant"] = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
         c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
-        rates = measure.swap_curve(matrix, sizes, trials=settings["swap_trials"], seed=seed)
-        c["swap_rate"] = float(rates[-1])
+        curves.append(measure.swap_curve(matrix, sizes, trials=settings["swap_trials"], seed=seed))
+        c["swap_rate"] = float(curves[-1][-1])
         # A candidate that orders no pair has a swap rate of 0 because ties never swap, not because it is stable.
         c["queries_for_swap_target"] = (
-            math.nan if same else measure.queries_for_swap_rate(sizes, rates, settings["target_swap_rate"])[0]
+            math.nan if same else measure.queries_for_swap_rate(sizes, curves[-1], settings["target_swap_rate"])[0]
         )
-        curves += [
-            {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
-        ]
     import pandas as pd
 
     table = pd.DataFrame(candidates)
@@ -285,12 +285,13 @@ def advise(
                 f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
                 f"the same value on every query: no recommendation for it"
             )
-    curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
+    curve = list(zip(sizes.tolist(), curves[chosen].tolist(), strict=True))
     reasons = _reasons(table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings)
+    swap_curves = {"measure": np.repeat(measures, sizes.size), "size": np.tile(sizes, len(measures))}
     return Advice(
         recommended=str(table.loc[chosen, "measure"]),
         table=table,
-        swap_curves=pd.DataFrame(curves),
+        swap_curves=pd.DataFrame(swap_curves | {"swap_rate": np.concatenate(curves)}),
         reasons=tuple(reasons),
         by_cutoff=by_cutoff,
         systems=tuple(data.systems),
@@ -348,12 +349,6 @@ def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[
 
 def _percent(share: float) -> str:
     return f"{100 * share:.1f}%"
-
-
-def _describe(row: Any) -> str:
-    cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
-    spec = {k: row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain")}
-    return f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
 
 
 def _reasons(
