@@ -1,8 +1,7 @@
 """Which nDCG setting suits a collection: :func:`advise` measures candidate discounts, cut-offs and gains on
 the user's own qrels and runs (discriminative power, swap rate, dependability, agreement with log2; the guide
 "Choosing a discount with advise" explains them) and recommends one by a rule fixed in advance. The command is
-``ndcg-research advise QRELS RUN [RUN ...]``.
-"""
+``ndcg-research advise QRELS RUN [RUN ...]``."""
 
 import lazy_loader
 

@@ -1,6 +1,5 @@
 """The measurements of :func:`~ndcg_research.advice.advise` on one candidate's systems x queries values. Every
-candidate's draws use the same seed (common random numbers): a difference between candidates is not one of draws.
-"""
+candidate's draws use the same seed (common random numbers): a difference between candidates is not one of draws."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ def swap_curve(matrix: np.ndarray, sizes: np.ndarray, *, trials: int, seed: int)
 def queries_for_swap_rate(sizes: np.ndarray, rates: np.ndarray, target: float) -> tuple[float, float, float]:
     """``(queries, A, b)``: the queries for a swap rate of ``target`` by the fit rate(c) = A exp(-b c) (Voorhees &
     Buckley 2002) of ln rate on the sizes with a positive rate; infinite if it does not fall. Without two positive
-    rates, no fit (``A``, ``b`` NaN): the smallest size at or below the target, else infinity.
-    """
+    rates, no fit (``A``, ``b`` NaN): the smallest size at or below the target, else infinity."""
     positive = rates > 0
     if np.count_nonzero(positive) < 2:
         below = sizes[rates <= target]

@@ -1,6 +1,5 @@
 """The ``advise`` command, ``ndcg-research advise QRELS RUN [RUN ...]`` (:func:`ndcg_research.advice.advise`).
-Exit status: 0 on success, 1 on bad input (a one-line message), 2 on bad usage.
-"""
+Exit status: 0 on success, 1 on bad input (a one-line message), 2 on bad usage."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The metric core (imports only numpy): gains, discounts, ordering with ties, kernels and the metric functions.
 Private modules, bottom up: ``_specs``, ``_gains``, ``_discounts``, ``_batch`` (input to padded batches),
 ``_ranking`` (order by score with ties), ``_kernels`` (vectorised DCG and ideal DCG, unchecked, also for the
-studies' fast paths) and ``_metrics`` (the public functions, which check everything).
-"""
+studies' fast paths) and ``_metrics`` (the public functions, which check everything)."""
 
 # ``__all__`` names the public names, which the top level re-exports (``nr.ndcg``); the names imported "as"
 # themselves are for the other subpackages only (the spec language, the types of arguments).

@@ -1,6 +1,5 @@
 """User input to padded batches (2-D, one row per query, short rows padded: grade 0, score -inf), and the
-checks of their values. Nothing is dropped or coerced silently: what cannot be read exactly is refused.
-"""
+checks of their values. Nothing is dropped or coerced silently: what cannot be read exactly is refused."""
 
 import numbers
 from collections.abc import Iterator, Mapping, MappingView, Set

@@ -1,7 +1,6 @@
 """Rank discounts D(r), the multiplier of the gain at rank r = 1, 2, ...: the built-ins (``parse_discount``
 lists them) are ``Discount`` values with a canonical spec string; any other callable on ranks is checked
-where the metric functions call it (positive, finite, non-increasing on the ranks used).
-"""
+where the metric functions call it (positive, finite, non-increasing on the ranks used)."""
 
 import functools
 import math

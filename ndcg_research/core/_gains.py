@@ -1,7 +1,6 @@
 """Gain functions g(rel), the value of a document of grade rel before discounting: the built-ins (``parse_gain``
 lists them) are ``Gain`` values; any other callable is checked where the metric functions call it, on the
-distinct grades and 0 (finite, g(0) = 0, non-decreasing).
-"""
+distinct grades and 0 (finite, g(0) = 0, non-decreasing)."""
 
 import functools
 import math

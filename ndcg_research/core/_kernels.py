@@ -1,6 +1,5 @@
 """Vectorised kernels on padded batches (``_batch``), for the metric functions and the studies' fast paths;
-they check nothing. The ideal DCG is summed like any ranked list, so a list in ideal order gets nDCG 1.
-"""
+they check nothing. The ideal DCG is summed like any ranked list, so a list in ideal order gets nDCG 1."""
 
 import functools
 import math
@@ -214,8 +213,7 @@ def rowwise_discounted_sum(gains: np.ndarray, discount: DiscountFunction, *, wha
 
     log2's terms are divided by C's log2 (``math.log2``; numpy's differs in the last bit for some ranks), so
     values at a rounding boundary of the 4 printed decimals print as trec_eval's. A row's sum never depends on
-    the other rows (BLAS does), as evaluating in blocks or on Dask workers needs.
-    """
+    the other rows (BLAS does), as evaluating in blocks or on Dask workers needs."""
     width = gains.shape[1]
     if width == 0:
         return np.zeros(gains.shape[0])

@@ -1,6 +1,5 @@
 """CG, DCG, ideal DCG and nDCG of one ranked list or of many queries at once: the public metric functions.
-Every parameter is checked before the data, and all input before any computation.
-"""
+Every parameter is checked before the data, and all input before any computation."""
 
 import re
 import textwrap

@@ -1,6 +1,5 @@
 """Documents ordered by model score under a rule for tied scores (checks nothing: 2-D arrays of finite values).
-With a cut-off k only the top k are ordered; a tied group across rank k is handled from its members alone.
-"""
+With a cut-off k only the top k are ordered; a tied group across rank k is handled from its members alone."""
 
 from typing import NamedTuple
 
@@ -41,8 +40,7 @@ class _Straddle(NamedTuple):
 def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
     """The columns (in column order) of the k highest scores of each row (1 <= k < width; ties at the cut by index),
     and the rows where a group of equal scores crosses the cut (None if none). Under heavy ties the row maxima
-    suffice; otherwise the k-th score comes from a partition, and only the entries at or above it are read again.
-    """
+    suffice; otherwise the k-th score comes from a partition, and only the entries at or above it are read again."""
     n_rows, width = scores.shape
     row_starts = np.arange(n_rows) * width
     if np.count_nonzero(scores[0] == scores[0].max()) >= k:

@@ -1,6 +1,5 @@
 """Parse and print spec strings such as ``"power(beta=0.5)"``, the spec language of the whole package: literals
-only (a spec from a papermill parameter is never evaluated), printed canonically so that ``parse(str(x)) == x``.
-"""
+only (a spec from a papermill parameter is never evaluated), printed canonically so that ``parse(str(x)) == x``."""
 
 import ast
 from collections.abc import Mapping, Sequence

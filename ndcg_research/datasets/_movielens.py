@@ -1,7 +1,6 @@
 """MovieLens-100k (Harper & Konstan, ACM TiiS 2015): fetched on demand, since its licence forbids redistribution.
 RecBole's wheel is fetched with pip (``--no-deps``: RecBole would pull in torch), its SHA-256 checked;
-``attrs["sha256"]`` hashes the rating lines as ``u.data``, so a figure's provenance names its data exactly.
-"""
+``attrs["sha256"]`` hashes the rating lines as ``u.data``, so a figure's provenance names its data exactly."""
 
 import hashlib
 import io

@@ -1,8 +1,7 @@
 """The package's nDCG in the tools researchers already run: :func:`ir_measure` makes an `ir_measures
 <https://ir-measur.es>`_ measure computed by this package's evaluator, which ir_measures' ``calc_aggregate``
 and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`` extra; ir_measures is imported
-when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
-"""
+when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in)."""
 
 import re
 from typing import Any

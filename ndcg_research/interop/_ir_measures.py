@@ -3,8 +3,7 @@
 ir_measures (0.4.x) asks its providers in turn; the first, ``runtime``, computes any measure with a
 ``runtime_impl(qrels, run)`` method, which hands all the queries to :func:`ndcg_research.evaluation.evaluate`.
 A judged query the run does not answer scores ir_measures' ``DEFAULT`` = 0; the mean leaves out a query whose
-nDCG the convention leaves undefined (NaN), as ``evaluate`` does.
-"""
+nDCG the convention leaves undefined (NaN), as ``evaluate`` does."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`redraw` draws
-it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``.
-"""
+it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``."""
 
 from __future__ import annotations
 
@@ -90,8 +89,7 @@ def redraw(
     figures_dir: str | os.PathLike[str],
 ) -> list[Path]:
     """Draw each notebook's headline from ``results_dir`` into ``figures_dir`` and rewrite the index; return the
-    records written. Parameters and seed come from the run's record of a figure there (:func:`_run_record`).
-    """
+    records written. Parameters and seed come from the run's record of a figure there (:func:`_run_record`)."""
     figures = Path(figures_dir)
     written = []
     for notebook in notebooks:
