@@ -63,8 +63,7 @@ class Gain:
             with np.errstate(over="ignore"):
                 # exp2(rel) - 1 is exact for integer grades but cancels for tiny ones; expm1 does not.
                 return np.where(rel < 1, np.expm1(rel * math.log(2.0)), np.exp2(rel) - 1.0)
-        keys = np.array([k for k, _ in self.table])
-        values = np.array([v for _, v in self.table])
+        keys, values = np.array(self.table).T
         where = np.searchsorted(keys, rel).clip(max=len(keys) - 1)
         missing = keys[where] != rel
         if np.any(missing):
