@@ -547,18 +547,17 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    tags, merged = [], []
+    merged = []
     for name, run in named:
         parts, tag = _run_parts(judgments, run, checked, name, notes)
-        merged.append(merge_parts(judgments, parts, checked, name))
-        tags.append(tag)
+        merged.append((*merge_parts(judgments, parts, checked, name), tag))
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
-    codes, values, run_notes = zip(*merged, strict=True)
+    codes, values, run_notes, tags = zip(*merged, strict=True)
     # per_query names the query column as the caller's frames do (the first run's, else the qrels')
     frame = next((table for _, table in [*named, ("", qrels)] if is_frame(table) or is_dask(table)), None)
     return Evaluation(
         tuple(name for name, _ in named),
-        tuple(tags),
+        tags,
         checked.measures,
         tuple(judgments.query_text(c) for c in codes),
         values,

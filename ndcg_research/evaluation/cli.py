@@ -118,8 +118,8 @@ def _keep_freed_memory() -> None:
 
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
-    """The nDCG measures, whether ``runid`` / ``num_q`` / any nDCG measure are asked for; refuses a trec_eval measure
-    asked for twice with different parameters (trec_eval keeps the first)."""
+    """The nDCG measures, whether the ``runid`` (asked for, or several runs), ``num_q`` and nDCG lines are printed;
+    refuses a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in ("runid", "num_q")]  # not nDCG: printed from the bookkeeping
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
@@ -151,7 +151,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         if clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
-    return measures, "runid" in requested, "num_q" in requested, bool(specs)
+    return measures, "runid" in requested or len(args.runs) > 1, "num_q" in requested, bool(specs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
                 f"the file; write ./{path} to read the file",
             )
     try:
-        measures, runid, num_q, any_ndcg = _measures(args)
+        measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         result = evaluate(
             qrels,
@@ -182,10 +182,7 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if args.format == "trec":
-        runid = runid or len(args.runs) > 1
-        text = trec_text(
-            result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=any_ndcg
-        )
+        text = trec_text(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
     else:
         text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query)
     return finish("evaluate", result.notes, args.quiet, text)
