@@ -83,9 +83,8 @@ class Evaluation:
             self.query_column: np.concatenate([np.tile(q.astype(object), names.size) for q in self.queries]),
             "measure": np.concatenate([np.repeat(names, q.size) for q in self.queries]),
         }
-        table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
-        table["value"] = np.concatenate([v.ravel() for v in self.values])
-        for column in ("run", self.query_column, "measure"):
+        table = pd.DataFrame(columns, dtype=object).assign(value=np.concatenate([v.ravel() for v in self.values]))
+        for column in columns:
             with contextlib.suppress(UnicodeEncodeError):  # ids from files that are not UTF-8: str, bytes as escapes
                 table[column] = table[column].astype("str")
         return table
