@@ -8,12 +8,10 @@ in blocks of whole queries), DataFrames in the package's, PyTerrier's or ir_meas
 gives per-query values, means and :meth:`Evaluation.mean` (one run, one measure, one float).
 :func:`read_qrels`, :func:`read_run` and :func:`read_svmlight` read files into DataFrames.
 
-Inside (private modules): ``_sources`` (files and standard input as blocks of lines), ``_readers``
-(trec_eval's line grammar, SVMlight, into the evaluator's columns), ``_frames`` (DataFrames, the ecosystem's
-tables, naming runs), ``_measures`` (measure specs, the tools' presets), ``_matching`` (ids matched through
-pyarrow's hashing, rankings, their nDCG through the metric core's kernels), ``_evaluator`` (the phases
-of :func:`evaluate`, streaming, Dask), and :mod:`~ndcg_research.evaluation.cli` (the ``evaluate`` command and
-its output formats). Public functions check their arguments; the private modules trust their callers.
+Inside (private modules): ``_sources`` (input as blocks of lines), ``_readers`` (trec_eval's line grammar,
+SVMlight), ``_frames`` (the ecosystem's tables, run names), ``_measures`` (specs, presets), ``_matching`` (ids,
+rankings, their nDCG), ``_evaluator`` (the phases of :func:`evaluate`) and :mod:`~ndcg_research.evaluation.cli`
+(the command). Public functions check their arguments; the private modules trust their callers.
 
 Examples
 --------

@@ -83,9 +83,8 @@ class Evaluation:
             self.query_column: np.concatenate([np.tile(q.astype(object), names.size) for q in self.queries]),
             "measure": np.concatenate([np.repeat(names, q.size) for q in self.queries]),
         }
-        table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
-        table["value"] = np.concatenate([v.ravel() for v in self.values])
-        for column in ("run", self.query_column, "measure"):
+        table = pd.DataFrame(columns, dtype=object).assign(value=np.concatenate([v.ravel() for v in self.values]))
+        for column in columns:
             with contextlib.suppress(UnicodeEncodeError):  # ids from files that are not UTF-8: str, bytes as escapes
                 table[column] = table[column].astype("str")
         return table
@@ -95,11 +94,9 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        table = pd.DataFrame(
-            self.mean_values, index=pd.Index(list(self.runs), name="run"), columns=[m.name for m in self.measures]
-        )
-        table["queries"] = self.averaged()
-        return table
+        index = pd.Index(list(self.runs), name="run")
+        table = pd.DataFrame(self.mean_values, index=index, columns=[m.name for m in self.measures])
+        return table.assign(queries=self.averaged())
 
     def averaged(self) -> list[int]:
         """How many queries each run's means average (its queries with a defined value)."""
@@ -193,9 +190,8 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
 
 @dataclass
 class PartValues:
-    """The evaluated queries of one part of a run: codes, values (measure x query); the queries set aside: without
-    judgments (their ids), not eligible (their codes); how many queries the notes count: with ideal DCG 0 for some
-    measure, with tied scores, with ties the tool sorts unstably."""
+    """One part of a run: its evaluated queries (codes, values measure x query), those without judgments (ids) or not
+    eligible (codes), and the notes' counts of queries with ideal DCG 0, with tied scores, with unstable ties."""
 
     codes: np.ndarray
     values: np.ndarray
@@ -235,8 +231,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
 ) -> tuple[list[PartValues], str | None]:
-    """Evaluate one run (a file in blocks of whole queries read ahead on a thread, files of whole queries, a table in
-    one part, Dask per partition): its parts and its tag."""
+    """One run's parts (file blocks read ahead on a thread, shards, a table, Dask partitions) and its tag."""
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         shards = [_run_parts(judgments, shard, plan, name, notes) for shard in run]
         return [part for parts, _ in shards for part in parts], shards[-1][1]
@@ -295,8 +290,7 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValue
 
 
 def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:
-    """The values of every partition of a Dask DataFrame partitioned by query, with the prepared qrels sent once to
-    every worker (scattered when a ``dask.distributed`` client is running)."""
+    """Every partition's values, the judgments sent once to each worker (scattered if a distributed client runs)."""
     import dask
 
     try:
@@ -327,8 +321,7 @@ PLACEHOLDER = b"ceci_nest_pas_un_docno"
 def merge_parts(
     judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The run's queries from its parts, each once, in ``strcmp`` order (codes, values, notes); missing judged ones
-    scored 0 or left out."""
+    """The run's queries, each once, in ``strcmp`` order (codes, values, notes); missing judged ones scored 0 or not."""
     conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
@@ -407,8 +400,7 @@ def merge_parts(
 
 
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes about the judgments (queries a convention skips, trec_eval's gain-map sorting); refuses gain maps whose
-    sort is undefined in trec_eval."""
+    """Notes on the judgments (queries skipped, trec_eval's gain sorting); refuses gain maps it sorts undefinedly."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
     if conv.eligible == "relevant":
         skipped = int(np.count_nonzero(judgments.relevant_count == 0))
@@ -554,18 +546,17 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    tags, merged = [], []
+    merged = []
     for name, run in named:
         parts, tag = _run_parts(judgments, run, checked, name, notes)
-        merged.append(merge_parts(judgments, parts, checked, name))
-        tags.append(tag)
+        merged.append((*merge_parts(judgments, parts, checked, name), tag))
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
-    codes, values, run_notes = zip(*merged, strict=True)
+    codes, values, run_notes, tags = zip(*merged, strict=True)
     # per_query names the query column as the caller's frames do (the first run's, else the qrels')
     frame = next((table for _, table in [*named, ("", qrels)] if is_frame(table) or is_dask(table)), None)
     return Evaluation(
         tuple(name for name, _ in named),
-        tuple(tags),
+        tags,
         checked.measures,
         tuple(judgments.query_text(c) for c in codes),
         values,

@@ -108,9 +108,8 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
 
 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
-    """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``:
-    the work on small first blocks starts while the next are read); a longer line makes a longer block. Callers
-    number the lines (counting here would cost a pass over every byte)."""
+    """Blocks of whole lines, about ``size`` bytes each (from ``first``, doubling: work on small first blocks starts
+    while the next are read). Callers number the lines (counting here would cost a pass over every byte)."""
     carry, current = b"", min(first or size, size)
     while True:
         chunk = source.read(current)
@@ -148,9 +147,8 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
 
 
 def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
-    """``items``, each made on a background thread while the one before is used (order, values and errors unchanged;
-    closing waits for the thread's item): reading and parsing the next block (file reads and pyarrow's parser
-    release the GIL) overlaps with the evaluation of this one (numpy releases it too), on two cores."""
+    """``items``, each made on a thread while the one before is used (closing waits for it): reading and parsing a
+    block (file reads and pyarrow release the GIL) overlaps with evaluating the one before (numpy releases it too)."""
     iterator, done = iter(items), object()
     with ThreadPoolExecutor(1, thread_name_prefix="ndcg_research-reader") as reader:
         ahead = reader.submit(next, iterator, done)

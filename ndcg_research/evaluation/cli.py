@@ -83,8 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
-    """The qrels and the named runs of a command line (``evaluate``, ``compare``): TREC files stay paths (read
-    in blocks by ``evaluate``); SVMlight/LETOR judgments and their predictions files are read here."""
+    """The qrels and named runs of ``evaluate`` and ``compare``: TREC files stay paths, SVMlight files are read."""
     from ._frames import named_runs
     from ._readers import predictions_columns, svmlight_columns
 
@@ -119,8 +118,8 @@ def _keep_freed_memory() -> None:
 
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
-    """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is; a trec_eval
-    measure asked for twice with different parameters is refused (trec_eval keeps the first)."""
+    """The nDCG measures, whether the ``runid`` (asked for, or several runs), ``num_q`` and nDCG lines are printed;
+    refuses a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in ("runid", "num_q")]  # not nDCG: printed from the bookkeeping
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
@@ -152,7 +151,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         if clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
-    return measures, "runid" in requested, "num_q" in requested, bool(specs)
+    return measures, "runid" in requested or len(args.runs) > 1, "num_q" in requested, bool(specs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -169,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
                 f"the file; write ./{path} to read the file",
             )
     try:
-        measures, runid, num_q, any_ndcg = _measures(args)
+        measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         result = evaluate(
             qrels,
@@ -183,17 +182,10 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if args.format == "trec":
-        runid = runid or len(args.runs) > 1
-        text = trec_text(
-            result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=any_ndcg
-        )
+        text = trec_text(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
     else:
         text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query)
     return finish("evaluate", result.notes, args.quiet, text)
-
-
-def _line(name: str, query: str, value: float) -> str:
-    return f"{name:<22}\t{query}\t{value:6.4f}\n"
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
@@ -203,23 +195,23 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
     order = sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0)) if ndcg else []
     names = [measures[i].name for i in order]
     averaged = evaluation.averaged()
-    out: list[str] = []
+    lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
     for r, run in enumerate(evaluation.runs):
         values = evaluation.values[r][order]
         if per_query:
             for q, query in enumerate(evaluation.queries[r]):
-                out.extend(_line(name, query, values[j, q]) for j, name in enumerate(names))
+                lines.extend((name, query, f"{values[j, q]:6.4f}") for j, name in enumerate(names))
         if summary:
             if runid:
-                out.append(f"{'runid':<22}\tall\t{evaluation.tags[r] if evaluation.tags[r] is not None else run}\n")
+                lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
             if num_q:
-                out.append(f"{'num_q':<22}\tall\t{averaged[r]}\n")
+                lines.append(("num_q", "all", averaged[r]))
             means = evaluation.mean_values[r][order]
-            out.extend(_line(name, "all", value) for name, value in zip(names, means, strict=True))
-    return "".join(out)
+            lines.extend((name, "all", f"{value:6.4f}") for name, value in zip(names, means, strict=True))
+    return "".join(f"{name:<22}\t{query}\t{value}\n" for name, query, value in lines)
 
 
-def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
+def csv_text(evaluation: Evaluation, *, per_query: bool) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
     import csv  # here, as json in strict_json: the default output (trec) loads neither
@@ -235,9 +227,8 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     return buffer.getvalue()
 
 
-def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """JSON (as ``compare``'s: :func:`strict_json`): the convention, per run its tag, ``num_q``, means and
-    (optionally) per-query values."""
+def json_text(evaluation: Evaluation, *, per_query: bool) -> str:
+    """JSON (:func:`strict_json`): the convention, per run its tag, ``num_q``, means and (``-q``) per-query values."""
     runs = []
     averaged = evaluation.averaged()
     names = [m.name for m in evaluation.measures]
