@@ -18,7 +18,7 @@ try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
     from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
 
-from ._measures import atol
+from ._measures import TREC_NUMBER, atol
 from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
@@ -131,12 +131,15 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
 
 
 def _line_columns(
-    queries: list[bytes], docs: list[bytes], values: list[float], kind: Kind, name: str, lines: list[int], **more: Any
+    queries: list[bytes], docs: list[bytes], values: list[Any], kind: Kind, name: str, lines: list[int], **more: Any
 ) -> Columns:
-    """Rows read line by line: ids as byte strings, values and line numbers as lists (grades int64 without fraction)."""
+    """Rows read line by line: ids as byte strings, values and line numbers as lists (a grade with a fraction as
+    written, bytes: the first is the columns' ``fraction``; grades int64 without one)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
-    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and more.get("fraction") is None else np.float64)
-    return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), **more)
+    first = next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
+    fraction = None if first is None else (first, values[first].decode(errors="replace"))
+    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and first is None else np.float64)
+    return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), fraction=fraction, **more)
 
 
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
@@ -176,8 +179,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
-# A score: what C's atof reads in full and Python's float reads the same way.
-_SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof reads in full and Python's float alike
 # A grade: a decimal number without exponent; its integer prefix is what atol reads.
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
 # What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
@@ -250,8 +252,7 @@ def _line_block(
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
     queries, docs, lines = [], [], []
-    values: list[float] = []
-    fraction: tuple[int, str] | None = None
+    values: list[float | bytes] = []
     tag = None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
@@ -294,14 +295,12 @@ def _line_block(
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
             grade, fractional = parse_grade(fields[3], where)
-            if fractional and fraction is None:
-                fraction = (len(values), fields[3].decode(errors="replace"))
-            values.append(float(fields[3]) if fractional else grade)  # without a fraction: atol's integer, parsed once
+            values.append(fields[3] if fractional else grade)  # without a fraction: atol's integer, parsed once
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
     tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
-    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text, fraction=fraction)
+    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text)
     return columns, len(pieces), comment_line
 
 
@@ -318,8 +317,9 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
 
-def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Columns | None:
-    """Parse a regular block with pyarrow; None if any line is irregular (then it is read line by line)."""
+def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[Columns, int, None] | None:
+    """Parse a regular block with pyarrow as :func:`_line_block` does; None if any line is irregular (then it is read
+    line by line, which must agree with pyarrow's parser on every input)."""
     if any(mark in block for mark in _IRREGULAR):
         return None
     tab = b"\t" in block
@@ -346,29 +346,12 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else [array]
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
-    if kind == "run":
-        value = numbers(table.column("value"))
-        if not np.all(np.isfinite(value)):
-            return None
-        tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape")
-    else:
-        grades = _integer_grades(table.column("value"))
-        if grades is None:
-            return None
-        value, tag = grades, None
-    return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
-
-
-def parse_block(
-    block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True, comment_line: int | None = None
-) -> tuple[Columns, int, int | None]:
-    """One block of whole lines: its rows, its number of lines, and a trailing comment's line (``fast=False``: line
-    by line, which must agree with pyarrow's parser on every input)."""
-    if fast:
-        columns = _arrow_block(block, kind, name, first_line)
-        if columns is not None:
-            return columns, len(columns), None
-    return _line_block(block, kind, name, first_line, comment_line)
+    value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
+    if value is None or (kind == "run" and not np.all(np.isfinite(value))):
+        return None
+    tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if kind == "run" else None
+    columns = Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
+    return columns, len(columns), None
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
@@ -392,9 +375,8 @@ def _parsed_blocks(
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
             check_text(block, source.name, first_line)
-            columns, n_lines, comment_line = parse_block(
-                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
-            )
+            parsed = _arrow_block(block, kind, source.name, first_line) if fast else None
+            columns, n_lines, comment_line = parsed or _line_block(block, kind, source.name, first_line, comment_line)
             first_line += n_lines
             if len(columns):
                 yield columns
@@ -461,11 +443,9 @@ def svmlight_columns(path: PathLike) -> Columns:
     spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise."""
     queries: list[bytes] = []
     docids: list[bytes | None] = []
-    values: list[float] = []
+    values: list[float | bytes] = []
     lines: list[int] = []
-    fraction = None
-    first_line: dict[bytes, int] = {}  # qid -> its first line
-    spelled: dict[Any, bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
+    seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
     for number, line in _numbered_lines(path, "SVMlight"):
         data, _, comment = line.partition(b"#")
@@ -478,26 +458,23 @@ def svmlight_columns(path: PathLike) -> Columns:
                 f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
             )
         grade, fractional = parse_grade(fields[0], where)
-        if fractional and fraction is None:
-            fraction = (len(values), fields[0].decode(errors="replace"))
-        values.append(float(fields[0]) if fractional else grade)  # without a fraction: atol's integer, parsed once
+        values.append(fields[0] if fractional else grade)  # without a fraction: atol's integer, parsed once
         qid = fields[1][4:]
         if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
-            if qid in first_line:
-                raise InputError(
-                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
-                    f"line {first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file "
-                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
-                    f"order)"
-                )
-            first_line[qid] = number
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
             key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
-            other = spelled.setdefault(key, qid)
+            other, start = seen.setdefault(key, (qid, number))
             if other != qid:
                 raise InputError(
-                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
+                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {start}) are one "
                     f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
+                )
+            if start != number:
+                raise InputError(
+                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
+                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file "
+                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
+                    f"order)"
                 )
         queries.append(qid)
         lines.append(number)
@@ -515,7 +492,7 @@ def svmlight_columns(path: PathLike) -> Columns:
             f"{name}: {len(missing)} of {len(values)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    return _line_columns(queries, docs, values, "qrels", name, lines, fraction=fraction, notes=notes)
+    return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
