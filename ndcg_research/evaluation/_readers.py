@@ -32,11 +32,9 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input: ``query``, ``doc``: ids (Arrow binary or
-    string, possibly dictionaries); ``value``: grades (int64, float64 if one has a fraction) or scores (float64);
-    ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``; ``tag``: the run's (its last line's);
-    ``lines``: each row's line number or DataFrame label (None: row i is line ``first_line + i``); ``fraction``: the
-    first fractional grade (row, as written); ``notes``: what reading decided."""
+    """Judgments or a ranking in columns, the evaluator's form of every input: ids (Arrow binary or string, possibly
+    dictionaries), grades (int64, float64 if one has a fraction: ``fraction``, its row and text) or scores; ``lines``:
+    each row's line number or DataFrame label (None: row i is line ``first_line + i``)."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -152,17 +150,11 @@ def kernel(name: str, *args: Any, options: Any = None) -> Any:
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
     """The rows of ``arrays`` as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
     chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
-    out = []
-    for chunk in chunks:
-        if pa.types.is_dictionary(chunk.type):
-            chunk = kernel("take", chunk.dictionary, chunk.indices)
-        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
-            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
-        out.append(chunk)
-    if not out:
+    if not chunks:
         return binary_array([])
-    if len({c.type for c in out}) > 1:
-        out = [kernel("cast", c, options=CastOptions.safe(pa.large_binary())) for c in out]
+    types = [c.type.value_type if pa.types.is_dictionary(c.type) else c.type for c in chunks]
+    target = pa.large_binary() if any(t in (pa.large_binary(), pa.large_string()) for t in types) else pa.binary()
+    out = [c if c.type == target else kernel("cast", c, options=CastOptions.safe(target)) for c in chunks]
     return out[0] if len(out) == 1 else pa.concat_arrays(out)
 
 
@@ -436,11 +428,9 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read). A
-    document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order is
-    file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive lines with
-    one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after another, or two
-    spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise."""
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (documents unnamed: by
+    line number, zero-padded). The learning-to-rank tools make a query of each run of lines with one qid, read as an
+    integer: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
     queries: list[bytes] = []
     docids: list[bytes | None] = []
     values: list[float | bytes] = []
