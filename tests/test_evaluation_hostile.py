@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from ndcg_research.cli import main
 from ndcg_research.evaluation import InputError, evaluate, parse_measures, read_qrels, read_run
-from ndcg_research.evaluation._readers import parse_block, read_whole, svmlight_columns
+from ndcg_research.evaluation._readers import _arrow_block, _line_block, read_whole, svmlight_columns
 
 QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
 RUN = "q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 a 1 1.0 r\n"
@@ -54,7 +54,7 @@ def _both(data: bytes, kind: str):
     out = []
     for fast in (True, False):
         try:
-            columns, _, _ = parse_block(data, kind, "f", 1, fast=fast)
+            columns, _, _ = (fast and _arrow_block(data, kind, "f", 1)) or _line_block(data, kind, "f", 1, None)
 
             def text(a):
                 return [x if isinstance(x, bytes) else x.encode() for x in pa_text(a)]

@@ -7,7 +7,7 @@ import pytest
 
 from ndcg_research.evaluation import InputError
 from ndcg_research.evaluation._measures import atol
-from ndcg_research.evaluation._readers import parse_block, parse_grade, parse_score
+from ndcg_research.evaluation._readers import _line_block, parse_grade, parse_score
 from ndcg_research.evaluation._sources import Source, check_text, describe, line_blocks
 
 
@@ -28,8 +28,8 @@ def test_parse_score_and_parse_grade():
         parse_grade(b"1e1", "qrels:3")
 
 
-def test_parse_block_counts_comment_lines_and_names_rows_by_line():
-    rows, n_lines, _ = parse_block(b"q1 0 a 2\n# comment\nq1 0 b 0\n", "qrels", "qrels.txt", 1)
+def test_line_block_counts_comment_lines_and_names_rows_by_line():
+    rows, n_lines, _ = _line_block(b"q1 0 a 2\n# comment\nq1 0 b 0\n", "qrels", "qrels.txt", 1, None)
     assert (rows.value.tolist(), rows.where(1), n_lines) == ([2, 0], "qrels.txt:3", 3)
 
 

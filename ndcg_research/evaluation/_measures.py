@@ -14,8 +14,8 @@ from ..core import format_number, parse_call, parse_discount, parse_gain
 
 #: A trec_eval gain map: (grade, gain) pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
-#: trec_eval's default cut-offs of ``ndcg_cut``.
-TREC_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+#: trec_eval's default cut-offs of ``ndcg_cut``, as ``ndcg_cut.K1,K2,...`` lists them.
+TREC_CUTOFFS = "5,10,15,20,30,100,200,500,1000"
 VALID_MEASURES = (
     "valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) "
     "and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,..."
@@ -79,7 +79,7 @@ def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: 
     return Measure(text.replace(" ", ""), k, gain, discount, gains)
 
 
-_TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 
 
@@ -125,7 +125,7 @@ def _trec_gains(measure: str, params: str) -> Measure:
         if int(level) in pairs:
             raise ValueError(f"measure {measure!r}: grade {int(level)} is given two gains; give each grade once")
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
-        if _TREC_NUMBER.fullmatch(gain) is None:
+        if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
         if not math.isfinite(float(gain)):
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
@@ -191,12 +191,11 @@ def _parse_spec(text: str) -> Measure:
 def _parse_one(text: str) -> list[Measure]:
     """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
-    if stripped == "ndcg_cut" or stripped.startswith("ndcg_cut."):
-        return _trec_cutoffs(
-            stripped, stripped.partition(".")[2] if "." in stripped else ",".join(map(str, TREC_CUTOFFS))
-        )
-    if stripped.startswith("ndcg.") and "(" not in stripped:
-        return [_trec_gains(stripped, stripped[len("ndcg.") :])]
+    name, dot, params = stripped.partition(".")
+    if name == "ndcg_cut":
+        return _trec_cutoffs(stripped, params if dot else TREC_CUTOFFS)
+    if name == "ndcg" and dot and "(" not in stripped:
+        return [_trec_gains(stripped, params)]
     return [_parse_spec(text)]
 
 

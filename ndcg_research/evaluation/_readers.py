@@ -18,7 +18,7 @@ try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
     from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
 
-from ._measures import atol
+from ._measures import TREC_NUMBER, atol
 from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
@@ -32,11 +32,9 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input: ``query``, ``doc``: ids (Arrow binary or
-    string, possibly dictionaries); ``value``: grades (int64, float64 if one has a fraction) or scores (float64);
-    ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``; ``tag``: the run's (its last line's);
-    ``lines``: each row's line number or DataFrame label (None: row i is line ``first_line + i``); ``fraction``: the
-    first fractional grade (row, as written); ``notes``: what reading decided."""
+    """Judgments or a ranking in columns, the evaluator's form of every input: ids (Arrow binary or string, possibly
+    dictionaries), grades (int64, float64 if one has a fraction: ``fraction``, its row and text) or scores; ``lines``:
+    each row's line number or DataFrame label (None: row i is line ``first_line + i``)."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -131,12 +129,15 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
 
 
 def _line_columns(
-    queries: list[bytes], docs: list[bytes], values: list[float], kind: Kind, name: str, lines: list[int], **more: Any
+    queries: list[bytes], docs: list[bytes], values: list[Any], kind: Kind, name: str, lines: list[int], **more: Any
 ) -> Columns:
-    """Rows read line by line: ids as byte strings, values and line numbers as lists (grades int64 without fraction)."""
+    """Rows read line by line: ids as byte strings, values and line numbers as lists (a grade with a fraction as
+    written, bytes: the first is the columns' ``fraction``; grades int64 without one)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
-    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and more.get("fraction") is None else np.float64)
-    return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), **more)
+    first = next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
+    fraction = None if first is None else (first, values[first].decode(errors="replace"))
+    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and first is None else np.float64)
+    return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), fraction=fraction, **more)
 
 
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
@@ -149,17 +150,11 @@ def kernel(name: str, *args: Any, options: Any = None) -> Any:
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
     """The rows of ``arrays`` as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
     chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
-    out = []
-    for chunk in chunks:
-        if pa.types.is_dictionary(chunk.type):
-            chunk = kernel("take", chunk.dictionary, chunk.indices)
-        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
-            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
-        out.append(chunk)
-    if not out:
+    if not chunks:
         return binary_array([])
-    if len({c.type for c in out}) > 1:
-        out = [kernel("cast", c, options=CastOptions.safe(pa.large_binary())) for c in out]
+    types = [c.type.value_type if pa.types.is_dictionary(c.type) else c.type for c in chunks]
+    target = pa.large_binary() if any(t in (pa.large_binary(), pa.large_string()) for t in types) else pa.binary()
+    out = [c if c.type == target else kernel("cast", c, options=CastOptions.safe(target)) for c in chunks]
     return out[0] if len(out) == 1 else pa.concat_arrays(out)
 
 
@@ -176,8 +171,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
-# A score: what C's atof reads in full and Python's float reads the same way.
-_SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof reads in full and Python's float alike
 # A grade: a decimal number without exponent; its integer prefix is what atol reads.
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
 # What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
@@ -250,8 +244,7 @@ def _line_block(
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
     queries, docs, lines = [], [], []
-    values: list[float] = []
-    fraction: tuple[int, str] | None = None
+    values: list[float | bytes] = []
     tag = None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
@@ -294,14 +287,12 @@ def _line_block(
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
             grade, fractional = parse_grade(fields[3], where)
-            if fractional and fraction is None:
-                fraction = (len(values), fields[3].decode(errors="replace"))
-            values.append(float(fields[3]) if fractional else grade)  # without a fraction: atol's integer, parsed once
+            values.append(fields[3] if fractional else grade)  # without a fraction: atol's integer, parsed once
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
     tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
-    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text, fraction=fraction)
+    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text)
     return columns, len(pieces), comment_line
 
 
@@ -318,8 +309,9 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
 
-def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Columns | None:
-    """Parse a regular block with pyarrow; None if any line is irregular (then it is read line by line)."""
+def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[Columns, int, None] | None:
+    """Parse a regular block with pyarrow as :func:`_line_block` does; None if any line is irregular (then it is read
+    line by line, which must agree with pyarrow's parser on every input)."""
     if any(mark in block for mark in _IRREGULAR):
         return None
     tab = b"\t" in block
@@ -346,29 +338,12 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else [array]
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
-    if kind == "run":
-        value = numbers(table.column("value"))
-        if not np.all(np.isfinite(value)):
-            return None
-        tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape")
-    else:
-        grades = _integer_grades(table.column("value"))
-        if grades is None:
-            return None
-        value, tag = grades, None
-    return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
-
-
-def parse_block(
-    block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True, comment_line: int | None = None
-) -> tuple[Columns, int, int | None]:
-    """One block of whole lines: its rows, its number of lines, and a trailing comment's line (``fast=False``: line
-    by line, which must agree with pyarrow's parser on every input)."""
-    if fast:
-        columns = _arrow_block(block, kind, name, first_line)
-        if columns is not None:
-            return columns, len(columns), None
-    return _line_block(block, kind, name, first_line, comment_line)
+    value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
+    if value is None or (kind == "run" and not np.all(np.isfinite(value))):
+        return None
+    tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if kind == "run" else None
+    columns = Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
+    return columns, len(columns), None
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
@@ -392,9 +367,8 @@ def _parsed_blocks(
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
             check_text(block, source.name, first_line)
-            columns, n_lines, comment_line = parse_block(
-                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
-            )
+            parsed = _arrow_block(block, kind, source.name, first_line) if fast else None
+            columns, n_lines, comment_line = parsed or _line_block(block, kind, source.name, first_line, comment_line)
             first_line += n_lines
             if len(columns):
                 yield columns
@@ -454,18 +428,14 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read). A
-    document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order is
-    file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive lines with
-    one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after another, or two
-    spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise."""
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (documents unnamed: by
+    line number, zero-padded). The learning-to-rank tools make a query of each run of lines with one qid, read as an
+    integer: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
     queries: list[bytes] = []
     docids: list[bytes | None] = []
-    values: list[float] = []
+    values: list[float | bytes] = []
     lines: list[int] = []
-    fraction = None
-    first_line: dict[bytes, int] = {}  # qid -> its first line
-    spelled: dict[Any, bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
+    seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
     for number, line in _numbered_lines(path, "SVMlight"):
         data, _, comment = line.partition(b"#")
@@ -478,26 +448,23 @@ def svmlight_columns(path: PathLike) -> Columns:
                 f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
             )
         grade, fractional = parse_grade(fields[0], where)
-        if fractional and fraction is None:
-            fraction = (len(values), fields[0].decode(errors="replace"))
-        values.append(float(fields[0]) if fractional else grade)  # without a fraction: atol's integer, parsed once
+        values.append(fields[0] if fractional else grade)  # without a fraction: atol's integer, parsed once
         qid = fields[1][4:]
         if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
-            if qid in first_line:
-                raise InputError(
-                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
-                    f"line {first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file "
-                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
-                    f"order)"
-                )
-            first_line[qid] = number
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
             key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
-            other = spelled.setdefault(key, qid)
+            other, start = seen.setdefault(key, (qid, number))
             if other != qid:
                 raise InputError(
-                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one "
+                    f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {start}) are one "
                     f"integer to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
+                )
+            if start != number:
+                raise InputError(
+                    f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
+                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file "
+                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
+                    f"order)"
                 )
         queries.append(qid)
         lines.append(number)
@@ -515,7 +482,7 @@ def svmlight_columns(path: PathLike) -> Columns:
             f"{name}: {len(missing)} of {len(values)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    return _line_columns(queries, docs, values, "qrels", name, lines, fraction=fraction, notes=notes)
+    return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
