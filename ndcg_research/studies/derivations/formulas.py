@@ -9,7 +9,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 from scipy.special import ndtr
 
 from ...core import parse_discount
@@ -106,15 +106,10 @@ def mcdiarmid_first_order(
 def mcdiarmid_informative_n(
     model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, level: float = 0.05
 ) -> float:
-    """The list length from which the first-order McDiarmid bound is below ``level`` (bisection in ln n)."""
-    lo, hi = math.log(100.0), math.log(1e300)
-    for _ in range(200):  # bisection: the first-order bound falls with n for a slowly varying discount
-        mid = (lo + hi) / 2
-        if mcdiarmid_first_order(model, better, worse, discount, math.exp(mid)) > level:
-            lo = mid
-        else:
-            hi = mid
-    return math.exp(hi)
+    """The list length from which the first-order McDiarmid bound (falling with n for a slowly varying discount) is
+    below ``level``: Brent's method in ln n."""
+    excess = lambda ln_n: mcdiarmid_first_order(model, better, worse, discount, math.exp(ln_n)) - level  # noqa: E731
+    return math.exp(optimize.brentq(excess, math.log(100.0), math.log(1e300), xtol=1e-12))
 
 
 _EXACT = 2048  # top ranks whose expected gains come from the order statistics (finite_n.order_statistic_means)
@@ -189,12 +184,9 @@ def threshold_law(
     lam = (rho - 1) / 2
     if not beta < 1 + rho:
         raise ValueError(f"no threshold: beta = {beta} >= 1 + rho = {1 + rho}: only the first ranks count")
-    if model.hi < 1:
-        slope, intercept, log_power = (0.5 + rho, -rho, lam) if beta < 0.5 else (1 + rho - beta, -rho, lam)
-    else:
-        slope, intercept, log_power = (
-            ((1 + rho) / 2, -rho / 2, lam / 2) if beta < (1 + rho) / 2 else (1 + rho - beta, -rho / 2, lam / 2)
-        )
+    # the slope is flat below a beta edge, then 1 + rho - beta; a certain top (hi = 1) halves intercept and log power
+    flat, edge, scale = ((1 + rho) / 2, (1 + rho) / 2, 2) if model.hi >= 1 else (0.5 + rho, 0.5, 1)
+    slope, intercept, log_power = flat if beta < edge else 1 + rho - beta, -rho / scale, lam / scale
     a_star = -intercept / slope
     a_star_n = a_star - log_power / (slope * math.log(n)) if n is not None else math.nan
     return dict(a_star=a_star, slope=slope, log_power=log_power, a_star_n=a_star_n, rho=rho)

@@ -141,13 +141,12 @@ class JointTop:
         q = float(self._shape[0][f])
         gain = theory.gain_profile(self.model, self.rankers[f])
         big, exact = self.n - count, 4096
-        if big <= 3 * exact:
-            j = np.arange(1, big + 1, dtype=np.float64)
-            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        else:  # the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
-            # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral
-            j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
-            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        # A long tail: the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
+        middle = big > 3 * exact
+        j = np.r_[1 : exact + 1, big - exact + 1 : big + 1] if middle else np.arange(1, big + 1)
+        total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        if middle:
             a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
             for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
                 total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half

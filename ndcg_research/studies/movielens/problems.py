@@ -109,16 +109,13 @@ def trec_problem(
         q, d = rel.index[rel.index.duplicated()][0]
         raise ValueError(f"qrels judge document {d!r} of query {q!r} twice")
     grades[q_index, position] = np.maximum(rel.reindex(key).fillna(0.0).to_numpy(), 0.0)
-    valid = np.arange(shape[1]) < lengths[:, None]
     scores = {}
     for r, t in retrieved.items():
-        s = np.full(shape, np.nan)
+        s = np.full(shape, -np.inf)  # -inf on padding, NaN where the run did not retrieve a candidate
         s[q_index, position] = t.set_index(["query", "doc"])["score"].astype(np.float64).reindex(key).to_numpy()
-        floor = np.where(np.isnan(s) | ~valid, np.inf, s).min(axis=1)  # lowest retrieved score per topic
+        floor = np.where(np.isfinite(s), s, np.inf).min(axis=1)  # lowest retrieved score per topic
         floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
-        s = np.where(np.isnan(s), floor[:, None], s)
-        s[~valid] = -np.inf
-        scores[str(r)] = s
+        scores[str(r)] = np.where(np.isnan(s), floor[:, None], s)
     return RankingProblem(name, np.array(topics, dtype=object), docs, grades, lengths, scores, sha256)
 
 
