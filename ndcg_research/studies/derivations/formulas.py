@@ -149,12 +149,10 @@ def zipf_limit(model: str | Model, better: str | Ranker, worse: str | Ranker) ->
 
 
 @functools.lru_cache(maxsize=64)
-def zipf_limit_probability(
-    mu: float, hi: float, *, exact_terms: int = 2000, t_max: float = 400.0, step: float = 0.004
-) -> float:
+def zipf_limit_probability(mu: float, hi: float) -> float:
     r"""``P(mu + W > 0)`` for ``W = sum_r (xi_r - xi'_r) / r``, xi, xi' i.i.d. ``Bernoulli(hi)``, by Gil-Pelaez
     inversion of W's characteristic function (exact for ``r <= exact_terms``, a polygamma series beyond)."""
-    c = hi * (1 - hi)
+    exact_terms, t_max, step, c = 2000, 400.0, 0.004, hi * (1 - hi)
     t = np.arange(step, t_max + step / 2, step)
     log_phi = np.zeros_like(t)
     for r in range(1, exact_terms + 1):  # loop over the first ranks (vectorised over t)

@@ -175,9 +175,8 @@ HEADLINE_GAIN, HEADLINE_DISCOUNT = "rating", "log2"
 def headline_figure(results: Path) -> Figure:
     """Against the list length n: (a) each recommender's mean nDCG, 95% bands; (b) the median ``|d_z|`` over pairs,
     per discount."""
-    means = read_table(results / "08_list_length_means.csv")
-    pairs = read_table(results / "08_list_length_pairs.csv")
-    means, pairs = means[means["gain"] == HEADLINE_GAIN], pairs[pairs["gain"] == HEADLINE_GAIN]
+    tables = (read_table(results / f"08_list_length_{name}.csv") for name in ("means", "pairs"))
+    means, pairs = (t[t["gain"] == HEADLINE_GAIN] for t in tables)
     length = dict(zip(means["list_length"].astype(str), means["mean_length"], strict=False))
     systems, discounts = list(dict.fromkeys(means["system"])), list(dict.fromkeys(pairs["discount"]))
     styles = column_discount_styles(discounts)

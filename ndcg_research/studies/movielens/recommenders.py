@@ -1,11 +1,7 @@
-r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
-
-Every ranker learns from the binary training matrix X (x_ui = 1 if u rated i in training) and scores every item for
-every user: ``popularity`` (training users who rated the item), ``random`` (seeded uniform), ``itemknn(k=K)``
-(:math:`X S_K^\top`, item cosine similarities keeping the K nearest; Sarwar et al. 2001), ``userknn(k=K)``
-(:math:`S_K X`, user similarities), ``puresvd(factors=F)`` (:math:`X V_F V_F^\top`; Cremonesi et al. 2010) and
-``ease(l2=L)`` (:math:`X B`, :math:`B = I - P\,\mathrm{diag}(1/\mathrm{diag}\,P)`, :math:`P = (X^\top X + L I)^{-1}`;
-Steck 2019). Hyper-parameters are set by the caller, not tuned on the test set.
+r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k), each learnt from the
+binary training matrix X: ``popularity``, ``random``, ``itemknn(k)`` and ``userknn(k)`` (cosine neighbourhoods; Sarwar
+et al. 2001), ``puresvd(factors)`` (Cremonesi et al. 2010) and ``ease(l2)`` (Steck 2019); the caller sets the
+hyper-parameters, not tuned on the test set.
 
 **The same scores on every CPU.** OpenBLAS's kernels sum in CPU-dependent orders, so mathematically equal scores can
 differ in their last bits and the tie rule would see different ties. So cosine similarities come from exact co-rating
