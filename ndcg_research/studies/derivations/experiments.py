@@ -219,7 +219,6 @@ def cutoff_grid(
     replicates: Sequence[int],
     *,
     seed: int,
-    confidence: float = 0.95,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Derivation (c): the standardized gap of nDCG@n^a on a grid of a (``gaps``), and per a its growth exponent
@@ -244,7 +243,7 @@ def cutoff_grid(
     for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
         upper = upper_half(g)
         fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
-        e, low, high = power_law_fit(*fitted, confidence=confidence)
+        e, low, high = power_law_fit(*fitted)
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
         exponent = law["slope"] * (a - law["a_star"])

@@ -24,12 +24,11 @@ FULL_SHARE = 0.25
 
 @dataclass(frozen=True)
 class Head:
-    """One replicate: ranker f's first ``counts[f]`` grades (0/1), the relevant items among all n, whole list drawn?"""
+    """One replicate: ranker f's first ``counts[f]`` grades (0/1) and the relevant items among all n."""
 
     grades: tuple[np.ndarray, ...]
     counts: tuple[int, ...]
     relevant: int
-    full: bool
 
 
 class JointTop:
@@ -129,7 +128,7 @@ class JointTop:
         outside = 0 if self.full else int(rng.binomial(self.n - x.size, self.outside_relevance))
         heads = np.full(scores.shape, True) if self.full else scores > self._shape[1][:, None]  # above the threshold
         orders = [np.flatnonzero(h)[np.argsort(-s[h], kind="stable")] for s, h in zip(scores, heads, strict=True)]
-        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside, self.full)
+        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside)
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th

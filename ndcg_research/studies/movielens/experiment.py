@@ -128,8 +128,7 @@ def compare_table(values: np.ndarray, systems: Sequence[str], labels: Mapping[st
     options = dict(test="t", correction="holm", confidence=0.95, n_resamples=1000, seed=0)
     for index, head in _slices(values, systems, labels, "queries"):
         matrix = values[index]
-        keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(matrix[:, keep], systems=list(systems), **options)
+        result = compare_systems(matrix[:, ~np.isnan(matrix).any(axis=0)], systems=list(systems), **options)
         system_parts.append(result.systems.assign(**head))
         pair_parts.append(result.pairs.assign(**head))
     return tuple(_labels_first(pd.concat(parts, ignore_index=True), labels) for parts in (system_parts, pair_parts))

@@ -54,16 +54,6 @@ class Split:
     test: np.ndarray
     test_fraction: float
 
-    @property
-    def interactions(self) -> np.ndarray:
-        """The binary training matrix X (1.0 where the user rated the item in training)."""
-        return (self.train > 0).astype(np.float64)
-
-    @property
-    def candidates(self) -> np.ndarray:
-        """Boolean (n_users, n_items): the items each user did not rate in training (the list to rank)."""
-        return self.train == 0
-
 
 def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     """Split each user's ratings by time: the latest ``max(1, floor(test_fraction * n))`` of a user's n ratings are
