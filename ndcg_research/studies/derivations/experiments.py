@@ -1,7 +1,5 @@
-r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables.
-
-Replicate r at list length n of experiment e (model and experiment) draws from ``SeedSequence(seed, spawn_key=(e, n,
-r))``, whatever the worker or chunk."""
+r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables: replicate r at list length n of
+experiment e draws from ``SeedSequence(seed, spawn_key=(e, n, r))``, whatever the worker or chunk."""
 
 from __future__ import annotations
 

@@ -76,8 +76,7 @@ def first_order_limit(
 def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: int) -> float:
     """``E[DCG_A - DCG_B]`` at list length n, from the exact order statistics of the gains."""
     model, better, worse = _check_pair(model, better, worse)
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    weights = parse_discount(discount)(ranks)
+    weights = parse_discount(discount)(np.arange(1, n + 1, dtype=np.float64))
     return float((finite_n.rank_gains(model, better, n) - finite_n.rank_gains(model, worse, n)) @ weights)
 
 

@@ -51,13 +51,10 @@ def list_length_panels(
             ax.fill_between(x, low, high, color=f"C{c}", alpha=0.2, lw=0)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
-        ax.set(xscale="log", title=d)
+        ax.set(xscale="log", title=d, xlabel="list length n" if ax in axes[-1] else "")
     for ax in axes.flat[len(discounts) :]:
         ax.axis("off")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("mean nDCG (95% interval)")
-    for ax in axes[-1]:
-        ax.set_xlabel("list length n")
+    style.label_rows(axes.flat, cols, "mean nDCG (95% interval)")
     axes.flat[0].legend(fontsize=7, loc="upper right")
     return fig
 

@@ -75,12 +75,10 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
         raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
     n_test = np.maximum(1, np.floor(test_fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
     order = np.lexsort((item_index, ratings["timestamp"].to_numpy(), user_index))  # by user, then time, then item id
-    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
-    is_test = np.empty(order.size, dtype=bool)
-    is_test[order] = position >= (counts - n_test)[user_index[order]]
+    user = user_index[order]
+    position = np.arange(order.size) - np.concatenate(([0], np.cumsum(counts)[:-1]))[user]  # in the user's history
     matrices = np.zeros((2, users.size, items.size))  # train, test
-    matrices[is_test.astype(np.int64), user_index, item_index] = rating
+    matrices[(position >= (counts - n_test)[user]).astype(np.int64), user, item_index[order]] = rating[order]
     return Split(users.astype(np.int64), items.astype(np.int64), *matrices, test_fraction)
 
 
