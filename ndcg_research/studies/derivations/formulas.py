@@ -17,8 +17,6 @@ from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 from .sampler import log_legendre
 
-ZETA2 = math.pi**2 / 6
-
 
 def _check_pair(model: str | Model, better: str | Ranker, worse: str | Ranker) -> tuple[Model, Ranker, Ranker]:
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
@@ -111,9 +109,6 @@ def mcdiarmid_informative_n(
     return math.exp(optimize.brentq(excess, math.log(100.0), math.log(1e300), xtol=1e-12))
 
 
-_EXACT = 2048  # top ranks whose expected gains come from the order statistics (finite_n.order_statistic_means)
-
-
 @functools.lru_cache(maxsize=256)
 def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n: int) -> dict[str, float]:
     r"""(d) Under ``D = 1/r`` at length n: the exact mean DCG gap ``mean_gap`` and ``var_ind``, the variance if every
@@ -121,7 +116,7 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
     midpoint integral of ``g_f(r / (n + 1))``."""
     model, better, worse = _check_pair(model, better, worse)
     ga, gb = theory.gain_profile(model, better), theory.gain_profile(model, worse)
-    count = min(n, _EXACT)
+    count = min(n, 2048)  # the top ranks' expected gains from the order statistics
     ma, mb = (finite_n.order_statistic_means(g, n, count) for g in (ga, gb))
     r = np.arange(1, count + 1, dtype=np.float64)
     mean = math.fsum((ma - mb) / r)
@@ -141,7 +136,7 @@ def zipf_limit(model: str | Model, better: str | Ranker, worse: str | Ranker) ->
     the standardized gap and P(correct) (infinite and 1 with a certain top, hi = 1)."""
     model, better, worse = _check_pair(model, better, worse)
     mu = theory.gain_profile(model, better).integral("zipf") - theory.gain_profile(model, worse).integral("zipf")
-    var = 2 * model.hi * (1 - model.hi) * ZETA2
+    var = 2 * model.hi * (1 - model.hi) * (math.pi**2 / 6)  # zeta(2) = sum_r 1 / r^2
     if var == 0:
         return dict(mu=mu, var=0.0, std_gap=math.inf, p_correct=1.0)
     return dict(mu=mu, var=var, std_gap=mu / math.sqrt(var), p_correct=zipf_limit_probability(mu, model.hi))
