@@ -333,8 +333,9 @@ def test_values_the_docstrings_stated():
     assert round(formulas.expected_dcg_gap("probit", "bayes", "noisy(sigma=1)", "none", 1000), 9) == 0.0
     law = formulas.threshold_law(UNCERTAIN, "bayes", "noisy(sigma=0.5)", "log2", 1e6)
     assert (round(law["a_star"], 4), round(law["a_star_n"] - law["a_star"], 4)) == (0.5714, 0.0103)
-    head = JointTop(UNCERTAIN, ["bayes", "noisy(sigma=1)"], 10**8, 500).draw(np.random.default_rng(0))
-    assert not head.full and all(abs(k - 500) < 120 for k in head.counts)
+    sampler = JointTop(UNCERTAIN, ["bayes", "noisy(sigma=1)"], 10**8, 500)
+    head = sampler.draw(np.random.default_rng(0))
+    assert not sampler.full and all(abs(k - 500) < 120 for k in head.counts)
     assert round(tail_variance_bound(2048, 2048), 5) == 0.00449
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import column_discount_styles, column_figure, round_significant
+from ...pipeline.style import column_discount_styles, column_figure, round_significant, select
 
 #: The headline's gain: the ratings as grades.
 HEADLINE_GAIN = "linear"
@@ -27,8 +27,7 @@ def _cutoff_words(cutoff: str) -> str:
 def headline_figure(results: Path) -> Figure:
     """One column, per candidate discount (lines) against the cut-off (gain :data:`HEADLINE_GAIN`): (a) the share of
     pairs of systems told apart, (b) the swap rate between disjoint halves of the users; the recommendation ringed."""
-    table = _table(results)
-    table = table[table["gain"] == HEADLINE_GAIN]
+    table = select(_table(results), gain=HEADLINE_GAIN)
     cutoffs = sorted(dict.fromkeys(table["cutoff"]), key=lambda c: (c == "none", float(c) if c != "none" else 0.0))
     discounts = list(dict.fromkeys(table["discount"]))
     styles = column_discount_styles(discounts)

@@ -19,8 +19,9 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     """Per (model, rule, discount, pair): the measured trend of the standardized gap of nDCG@k(n) (``gap_trend``)
     against the scaling law at the rule's exponent a (a call when farther than ``exponent_margin`` from 0)."""
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
-    out = scaling.gap_trend(pair_table, FIT_KEYS, confidence).drop(columns="points")
-    out = out.rename(columns={"trend": "measured"})
+    out = (
+        scaling.gap_trend(pair_table, FIT_KEYS, confidence).drop(columns="points").rename(columns={"trend": "measured"})
+    )
     a = [parse_cutoff(rule).exponent for rule in out["rule"]]
     out.insert(2, "a", a)
     cells = list(zip(out["model"], out["better"], out["worse"], out["discount"], strict=True))
@@ -74,12 +75,9 @@ def growth_answer_lines(
     lines = []
     for r in trend[(trend["a"] == 0.5) & (trend["discount"] == "log2")].itertuples():
         resolved = pair_table is None or bool(tables.gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
-        fitted = tables.exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
-        exponent = (
-            f"d ~ n^e, e {tables.NOT_RESOLVED}"
-            if fitted == tables.NOT_RESOLVED
-            else f"d ~ n^{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}]"
-        )
+        exponent = f"d ~ n^{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}]"
+        if tables.exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved) == tables.NOT_RESOLVED:
+            exponent = f"d ~ n^e, e {tables.NOT_RESOLVED}"
         lines.append(
             f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: {exponent} ({r.measured}; "
             f"law {r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})"

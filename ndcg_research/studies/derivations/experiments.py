@@ -1,7 +1,5 @@
-r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables.
-
-Replicate r at list length n of experiment e (model and experiment) draws from ``SeedSequence(seed, spawn_key=(e, n,
-r))``, whatever the worker or chunk."""
+r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables: replicate r at list length n of
+experiment e draws from ``SeedSequence(seed, spawn_key=(e, n, r))``, whatever the worker or chunk."""
 
 from __future__ import annotations
 
@@ -41,10 +39,8 @@ def _simulate(
     (label, n) in replicate order."""
     items = [(label, n, *bounds) for label, n, count, size in cells for bounds in chunk_bounds(count, size)]
     task = functools.partial(_replicates, setup, name, dict(models), pairs, seed)
-    out: dict[tuple, list[tuple[int, np.ndarray]]] = {}
-    for item, values in parallel_map(task, items, n_jobs=n_jobs):
-        out.setdefault(item[:2], []).append((item[2], values))
-    return {key: np.concatenate([v for _, v in sorted(parts, key=lambda p: p[0])]) for key, parts in out.items()}
+    done = dict(parallel_map(task, items, n_jobs=n_jobs))  # in the order the chunks finish
+    return {(label, n): np.concatenate([done[i] for i in items if i[:2] == (label, n)]) for label, n, *_ in cells}
 
 
 def _replicates(setup: Any, name: str, models: Mapping[str, str], pairs: Pairs, seed: int, item: tuple) -> np.ndarray:
@@ -53,7 +49,7 @@ def _replicates(setup: Any, name: str, models: Mapping[str, str], pairs: Pairs, 
     label, n, start, stop = item
     rankers = _rankers(pairs)
     sampler, values = setup(models[label], rankers, n)
-    experiment = stable_id(f"15:{name}:{parse_model(models[label])}:{','.join(str(parse_ranker(r)) for r in rankers)}")
+    experiment = stable_id(f"15:{name}:{parse_model(models[label])}:{','.join(rankers)}")
     index = [(rankers.index(better), rankers.index(worse)) for better, worse in pairs]
     return np.array([values(sampler.draw(replicate_rng(seed, experiment, n, r)), index) for r in range(start, stop)])
 
@@ -65,12 +61,11 @@ def _by_work(n: int) -> int:
 
 def _first_order_setup(discounts: Sequence[str], model: str, rankers: list[str], n: int) -> tuple[JointTop, Any]:
     ranks = np.arange(1, n + 1, dtype=np.float64)
-    weights = np.stack([np.log(ranks)] + [parse_discount(d)(ranks) for d in discounts])  # (1 + discounts, n)
+    # -ln r, then the discounts, times y_A(r) - y_B(r): T_n = sum_r (y_B(r) - y_A(r)) ln r and the DCG gaps
+    weights = np.stack([-np.log(ranks)] + [parse_discount(d)(ranks) for d in discounts])
 
     def values(head: Head, index: list[tuple[int, int]]) -> np.ndarray:
-        gaps = np.array([weights @ (head.grades[a] - head.grades[b]) for a, b in index])  # y_A(r) - y_B(r)
-        gaps[:, 0] = -gaps[:, 0]  # T_n = sum_r (y_B(r) - y_A(r)) ln r
-        return gaps
+        return np.array([weights @ (head.grades[a] - head.grades[b]) for a, b in index])
 
     return JointTop(model, rankers, n, n), values  # top = n: the whole list is drawn
 
@@ -222,7 +217,6 @@ def cutoff_grid(
     replicates: Sequence[int],
     *,
     seed: int,
-    confidence: float = 0.95,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Derivation (c): the standardized gap of nDCG@n^a on a grid of a (``gaps``), and per a its growth exponent
@@ -247,7 +241,7 @@ def cutoff_grid(
     for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
         upper = upper_half(g)
         fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
-        e, low, high = power_law_fit(*fitted, confidence=confidence)
+        e, low, high = power_law_fit(*fitted)
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
         exponent = law["slope"] * (a - law["a_star"])

@@ -91,8 +91,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
             ax.set_title(f"{label} top, {short_pair_label(better, worse)}", loc="left")
         for ax in axes[len(groups) :]:
             ax.set_visible(False)
-        handles, labels = axes[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False)
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=3, frameon=False)
     return fig
 
 

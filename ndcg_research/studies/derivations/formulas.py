@@ -9,15 +9,13 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 from scipy.special import ndtr
 
 from ...core import parse_discount
 from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 from .sampler import log_legendre
-
-ZETA2 = math.pi**2 / 6
 
 
 def _check_pair(model: str | Model, better: str | Ranker, worse: str | Ranker) -> tuple[Model, Ranker, Ranker]:
@@ -76,8 +74,7 @@ def first_order_limit(
 def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: int) -> float:
     """``E[DCG_A - DCG_B]`` at list length n, from the exact order statistics of the gains."""
     model, better, worse = _check_pair(model, better, worse)
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    weights = parse_discount(discount)(ranks)
+    weights = parse_discount(discount)(np.arange(1, n + 1, dtype=np.float64))
     return float((finite_n.rank_gains(model, better, n) - finite_n.rank_gains(model, worse, n)) @ weights)
 
 
@@ -106,18 +103,10 @@ def mcdiarmid_first_order(
 def mcdiarmid_informative_n(
     model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, level: float = 0.05
 ) -> float:
-    """The list length from which the first-order McDiarmid bound is below ``level`` (bisection in ln n)."""
-    lo, hi = math.log(100.0), math.log(1e300)
-    for _ in range(200):  # bisection: the first-order bound falls with n for a slowly varying discount
-        mid = (lo + hi) / 2
-        if mcdiarmid_first_order(model, better, worse, discount, math.exp(mid)) > level:
-            lo = mid
-        else:
-            hi = mid
-    return math.exp(hi)
-
-
-_EXACT = 2048  # top ranks whose expected gains come from the order statistics (finite_n.order_statistic_means)
+    """The list length from which the first-order McDiarmid bound (falling with n for a slowly varying discount) is
+    below ``level``: Brent's method in ln n."""
+    excess = lambda ln_n: mcdiarmid_first_order(model, better, worse, discount, math.exp(ln_n)) - level  # noqa: E731
+    return math.exp(optimize.brentq(excess, math.log(100.0), math.log(1e300), xtol=1e-12))
 
 
 @functools.lru_cache(maxsize=256)
@@ -127,7 +116,7 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
     midpoint integral of ``g_f(r / (n + 1))``."""
     model, better, worse = _check_pair(model, better, worse)
     ga, gb = theory.gain_profile(model, better), theory.gain_profile(model, worse)
-    count = min(n, _EXACT)
+    count = min(n, 2048)  # the top ranks' expected gains from the order statistics
     ma, mb = (finite_n.order_statistic_means(g, n, count) for g in (ga, gb))
     r = np.arange(1, count + 1, dtype=np.float64)
     mean = math.fsum((ma - mb) / r)
@@ -147,19 +136,17 @@ def zipf_limit(model: str | Model, better: str | Ranker, worse: str | Ranker) ->
     the standardized gap and P(correct) (infinite and 1 with a certain top, hi = 1)."""
     model, better, worse = _check_pair(model, better, worse)
     mu = theory.gain_profile(model, better).integral("zipf") - theory.gain_profile(model, worse).integral("zipf")
-    var = 2 * model.hi * (1 - model.hi) * ZETA2
+    var = 2 * model.hi * (1 - model.hi) * (math.pi**2 / 6)  # zeta(2) = sum_r 1 / r^2
     if var == 0:
         return dict(mu=mu, var=0.0, std_gap=math.inf, p_correct=1.0)
     return dict(mu=mu, var=var, std_gap=mu / math.sqrt(var), p_correct=zipf_limit_probability(mu, model.hi))
 
 
 @functools.lru_cache(maxsize=64)
-def zipf_limit_probability(
-    mu: float, hi: float, *, exact_terms: int = 2000, t_max: float = 400.0, step: float = 0.004
-) -> float:
+def zipf_limit_probability(mu: float, hi: float) -> float:
     r"""``P(mu + W > 0)`` for ``W = sum_r (xi_r - xi'_r) / r``, xi, xi' i.i.d. ``Bernoulli(hi)``, by Gil-Pelaez
     inversion of W's characteristic function (exact for ``r <= exact_terms``, a polygamma series beyond)."""
-    c = hi * (1 - hi)
+    exact_terms, t_max, step, c = 2000, 400.0, 0.004, hi * (1 - hi)
     t = np.arange(step, t_max + step / 2, step)
     log_phi = np.zeros_like(t)
     for r in range(1, exact_terms + 1):  # loop over the first ranks (vectorised over t)
@@ -189,12 +176,9 @@ def threshold_law(
     lam = (rho - 1) / 2
     if not beta < 1 + rho:
         raise ValueError(f"no threshold: beta = {beta} >= 1 + rho = {1 + rho}: only the first ranks count")
-    if model.hi < 1:
-        slope, intercept, log_power = (0.5 + rho, -rho, lam) if beta < 0.5 else (1 + rho - beta, -rho, lam)
-    else:
-        slope, intercept, log_power = (
-            ((1 + rho) / 2, -rho / 2, lam / 2) if beta < (1 + rho) / 2 else (1 + rho - beta, -rho / 2, lam / 2)
-        )
+    # the slope is flat below a beta edge, then 1 + rho - beta; a certain top (hi = 1) halves intercept and log power
+    flat, edge, scale = ((1 + rho) / 2, (1 + rho) / 2, 2) if model.hi >= 1 else (0.5 + rho, 0.5, 1)
+    slope, intercept, log_power = flat if beta < edge else 1 + rho - beta, -rho / scale, lam / scale
     a_star = -intercept / slope
     a_star_n = a_star - log_power / (slope * math.log(n)) if n is not None else math.nan
     return dict(a_star=a_star, slope=slope, log_power=log_power, a_star_n=a_star_n, rho=rho)

@@ -24,12 +24,11 @@ FULL_SHARE = 0.25
 
 @dataclass(frozen=True)
 class Head:
-    """One replicate: ranker f's first ``counts[f]`` grades (0/1), the relevant items among all n, whole list drawn?"""
+    """One replicate: ranker f's first ``counts[f]`` grades (0/1) and the relevant items among all n."""
 
     grades: tuple[np.ndarray, ...]
     counts: tuple[int, ...]
     relevant: int
-    full: bool
 
 
 class JointTop:
@@ -44,32 +43,23 @@ class JointTop:
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
         self.model, self.rankers, self.n, self.top = model, rankers, n, top
+        # Whole list drawn if the heads would hold more than FULL_SHARE of it; per ranker: head probability q,
+        # threshold tau, slope of s on x, sd of s given x.
+        self.full = top * len(rankers) > FULL_SHARE * n
+        sigma = np.array([r.sigma if r.kind == "noisy" else 0.0 for r in rankers])
+        self.q = np.full(len(rankers), min(top / n, 1.0))
+        self.tau, self.slope, self.spread = -ndtri(self.q), 1 / np.sqrt(1 + sigma**2), sigma / np.sqrt(1 + sigma**2)
         self._cache: dict[tuple[int, int], float] = {}
-
-    @property
-    def full(self) -> bool:
-        """Whether the whole list is drawn (the heads would hold more than :data:`FULL_SHARE` of it)."""
-        return self.top * len(self.rankers) > FULL_SHARE * self.n
-
-    @functools.cached_property
-    def _shape(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per ranker: head probability q, threshold tau, slope of s on x, sd of s given x."""
-        q = np.full(len(self.rankers), min(self.top / self.n, 1.0))
-        tau = -ndtri(q)
-        sigma = np.array([r.sigma if r.kind == "noisy" else 0.0 for r in self.rankers])
-        return q, tau, 1 / np.sqrt(1 + sigma**2), sigma / np.sqrt(1 + sigma**2)
 
     def _inside(self, x: np.ndarray, f: int) -> np.ndarray:
         """``pi_f(x) = P(s_f > tau_f | x)``."""
-        _, tau, slope, spread = self._shape
-        if spread[f] == 0:
-            return (x > tau[f]).astype(np.float64)
-        return ndtr((slope[f] * x - tau[f]) / spread[f])
+        if self.spread[f] == 0:
+            return (x > self.tau[f]).astype(np.float64)
+        return ndtr((self.slope[f] * x - self.tau[f]) / self.spread[f])
 
     def _piece_integral(self, f: int, weight_eta: bool = False) -> float:
         """``int phi(x) [eta(x)] pi_f(x) prod_{g<f} (1 - pi_g(x)) dx`` by adaptive quadrature."""
-        _, tau, _, spread = self._shape
-        cuts = sorted(float(tau[g]) for g in range(f + 1) if spread[g] == 0)
+        cuts = sorted(float(self.tau[g]) for g in range(f + 1) if self.spread[g] == 0)
 
         def integrand(x: float) -> float:
             v = np.array([x])
@@ -94,12 +84,12 @@ class JointTop:
 
     def _scores_given_x(self, rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
         """Every ranker's standardized score given x: shape (rankers, items)."""
-        _, _, slope, spread = self._shape
-        return slope[:, None] * x[None, :] + spread[:, None] * rng.standard_normal((len(self.rankers), x.size))
+        noise = rng.standard_normal((len(self.rankers), x.size))
+        return self.slope[:, None] * x[None, :] + self.spread[:, None] * noise
 
     def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """``count`` items of ``R_f`` outside the earlier heads, batch by batch: (x, scores)."""
-        q, tau, slope, spread = self._shape
+        q, tau, slope, spread = self.q, self.tau, self.slope, self.spread
         while count > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
             batch = max(16, int(count * 1.3) + 8)
             s_f = -ndtri(q[f] * rng.random(batch))  # s_f | s_f > tau_f, by inversion of the normal tail
@@ -127,9 +117,9 @@ class JointTop:
             x, scores = (np.concatenate(drawn, axis=-1) for drawn in zip(*parts, strict=True))
         y = (rng.random(x.size) < self.model.eta(x)).astype(np.float64)
         outside = 0 if self.full else int(rng.binomial(self.n - x.size, self.outside_relevance))
-        heads = np.full(scores.shape, True) if self.full else scores > self._shape[1][:, None]  # above the threshold
+        heads = np.full(scores.shape, True) if self.full else scores > self.tau[:, None]  # above the threshold
         orders = [np.flatnonzero(h)[np.argsort(-s[h], kind="stable")] for s, h in zip(scores, heads, strict=True)]
-        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside, self.full)
+        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside)
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th
@@ -138,16 +128,15 @@ class JointTop:
             return 0.0
         if (f, count) in self._cache:
             return self._cache[f, count]
-        q = float(self._shape[0][f])
+        q = float(self.q[f])
         gain = theory.gain_profile(self.model, self.rankers[f])
         big, exact = self.n - count, 4096
-        if big <= 3 * exact:
-            j = np.arange(1, big + 1, dtype=np.float64)
-            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        else:  # the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
-            # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral
-            j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
-            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        # A long tail: the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
+        middle = big > 3 * exact
+        j = np.r_[1 : exact + 1, big - exact + 1 : big + 1] if middle else np.arange(1, big + 1)
+        total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        if middle:
             a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
             for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
                 total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half

@@ -22,7 +22,6 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
     fig = Figure(figsize=(14, 4.8), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
     r = np.unique(np.geomspace(1, n_max, 400).astype(np.int64))
-    flat = [d for d in discounts if parse_discount(d).decay in ("slowly varying", "constant")]
     handles = []
     for i, spec in enumerate(discounts):
         full = parse_discount(spec)(np.arange(1, n_max + 1, dtype=np.float64))
@@ -31,7 +30,7 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
         drawn = dict(color=f"C{i}", ls=style.LINESTYLES[i % len(style.LINESTYLES)], lw=1.6, ms=5, **markers)
         (line,) = left.plot(r, style.round_significant(np.maximum(full[r - 1], 1e-300)), **drawn)
         middle.plot(r, style.round_significant(share), **drawn)
-        if spec in flat:
+        if parse_discount(spec).decay in ("slowly varying", "constant"):
             right.plot(r, style.round_significant(share * n_max / r), **drawn)
         handles.append((line, style.discount_title(spec)))
     log_log = dict(xscale="log", yscale="log")

@@ -19,21 +19,9 @@ from ...core import parse_discount, parse_gain
 from ...core._ranking import ranked_gains
 from ...evaluation import InputError, evaluate
 from ...findings import threshold
-from ...simulation.sweeps import DEFAULT_DISCOUNTS
 from ...simulation.theory import eps
 from ...stats import compare_systems, discriminative_power, kendall_tau, swap_rates, tau_ap
 from .problems import RankingProblem
-
-#: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
-#: the exponential gain of Burges et al. Grades are the test ratings 1-5; unrated items have grade 0.
-GAINS: dict[str, str] = {
-    "rating": "linear",
-    "max(0, rating-3)": "mapping({1: 0, 2: 0, 3: 0, 4: 1, 5: 2})",
-    "2^rating-1": "exp2",
-}
-
-#: The discounts of notebooks 03-04, fastest-decaying first.
-DISCOUNTS = DEFAULT_DISCOUNTS
 
 #: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
 EXPERIMENT_LIST_LENGTH = 8001
@@ -48,13 +36,9 @@ def ndcg_values(
     discounts: Sequence[str],
     ks: Sequence[int | None] = (None,),
     columns: np.ndarray | None = None,
-    systems: Sequence[str] | None = None,
 ) -> np.ndarray:
     """Per-query nDCG, shape (systems, gains, discounts, ks, queries); ``ks``: cut-offs (None: the whole list);
     ``columns``: a sub-list of each query (:func:`sample_lists`), whose own grades give the ideal."""
-    systems = problem.systems if systems is None else tuple(systems)
-    if unknown := [s for s in systems if s not in problem.scores]:
-        raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
     ks = list(ks)  # a generator would be used up by the first of the loops below
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
@@ -63,8 +47,8 @@ def ndcg_values(
     if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
         raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
     grades = np.take_along_axis(problem.grades, columns, 1)
-    scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
-    out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
+    scores = [np.take_along_axis(s, columns, 1) for s in problem.scores.values()]
+    out = np.empty((len(scores), len(gains), len(discounts), len(ks), grades.shape[0]))
     for g, gain in enumerate(gain_fns):
         gained = kernels.apply_gain(gain, grades, name="grades")
         # The ideal ranking is the gains in non-increasing order: sorted once per gain, then the same DCG
@@ -72,8 +56,8 @@ def ndcg_values(
         ideal_order = -np.sort(-gained, axis=1)
         ideal = np.array([[kernels.ranked_dcg(ideal_order, d, k) for k in ks] for d in discount_fns])
         inverse = np.divide(1.0, ideal, out=np.full(ideal.shape, np.nan), where=ideal > 0)  # (discounts, ks, queries)
-        for i, s in enumerate(systems):
-            ranked = ranked_gains(gained, scores[s], None, "average")
+        for i, s in enumerate(scores):
+            ranked = ranked_gains(gained, s, None, "average")
             for j, d in enumerate(discount_fns):
                 for m, k in enumerate(ks):
                     out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
@@ -144,8 +128,7 @@ def compare_table(values: np.ndarray, systems: Sequence[str], labels: Mapping[st
     options = dict(test="t", correction="holm", confidence=0.95, n_resamples=1000, seed=0)
     for index, head in _slices(values, systems, labels, "queries"):
         matrix = values[index]
-        keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(matrix[:, keep], systems=list(systems), **options)
+        result = compare_systems(matrix[:, ~np.isnan(matrix).any(axis=0)], systems=list(systems), **options)
         system_parts.append(result.systems.assign(**head))
         pair_parts.append(result.pairs.assign(**head))
     return tuple(_labels_first(pd.concat(parts, ignore_index=True), labels) for parts in (system_parts, pair_parts))
@@ -290,19 +273,18 @@ def decisions_against(means: Any, pairs: Any, *, column: str, reference: str) ->
         decision_changed=pairs["decision"] != pairs["decision_reference"],
         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0,
     )
+    base = means[means[column] == reference][groups + ["system", "mean"]].rename(columns={"mean": "base"})
+    slices = dict(list(means.merge(base, on=groups + ["system"]).groupby(groups + [column], sort=False)))
     rows = []
     for key, block in pairs.groupby(groups + [column], sort=False):
-        where = dict(zip(groups + [column], key, strict=True))
-        sel = (means[groups] == [where[g] for g in groups]).all(axis=1).to_numpy()
-        base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
-        this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
+        where, this = dict(zip(groups + [column], key, strict=True)), slices[key]
         significant = block["decision"] != 0
         reversals = int((significant & (block["decision_reference"] != 0) & block["decision_changed"]).sum())
         changed, reversed_ = int(block["decision_changed"].sum()), int(block["order_reversed"].sum())
         row = dict(where, pairs=len(block), significant=int(significant.sum()), decisions_changed=changed)
-        shift = float((this - base).abs().max())
+        shift = float((this["mean"] - this["base"]).abs().max())
         row |= dict(orders_reversed=reversed_, significant_reversals=reversals, max_mean_shift=shift)
-        rows.append(row | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy())))
+        rows.append(row | dict(kendall_tau_vs_reference=kendall_tau(this["base"].to_numpy(), this["mean"].to_numpy())))
     return pairs, pd.DataFrame(rows)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
 from ...pipeline.style import centre_and_bars, column_discount_styles, column_figure, plotted_column, round_significant
 from ...simulation.tables import read_table
@@ -18,9 +19,8 @@ def ranker_means_panels(
     table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
 ) -> Figure:
     """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list)."""
-    fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
-    axes = fig.subplots(1, len(cutoffs), squeeze=False)[0]
-    for ax, cutoff in zip(axes, cutoffs, strict=False):
+    fig, axes, cells = style.cell_grid([None], cutoffs, (6.2, 3.6), pad=0.0)
+    for ax, (_, cutoff) in cells:
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
             mean, bars = centre_and_bars(t.set_index("system").loc[list(systems)])
@@ -30,7 +30,7 @@ def ranker_means_panels(
         ax.invert_yaxis()
         ax.set_xlabel("mean nDCG" + ("" if cutoff == "all" else f"@{cutoff}") + " (95% t interval)")
         ax.set_title("whole list" if cutoff == "all" else f"cut-off {cutoff}")
-    axes[0].legend(fontsize=8, loc="center left", title="gain")
+    axes[0, 0].legend(fontsize=8, loc="center left", title="gain")
     return fig
 
 
@@ -40,8 +40,7 @@ def list_length_panels(
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
     discount; shaded: the lengths at which every user's share of test items is kept."""
     cols = (len(discounts) + 1) // 2
-    fig = Figure(figsize=(3.2 * cols, 6.2), layout="constrained")
-    axes = fig.subplots(2, cols, sharex=True, squeeze=False)
+    fig, axes, _ = style.cell_grid(range(2), range(cols), (3.2, 3.1), pad=0.0, sharex=True)
     x = info["mean_length"].to_numpy(dtype=float)
     kept = info.loc[info.users_with_share_kept >= 0.999, "mean_length"]
     for ax, d in zip(axes.flat, discounts, strict=False):
@@ -52,13 +51,10 @@ def list_length_panels(
             ax.fill_between(x, low, high, color=f"C{c}", alpha=0.2, lw=0)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
-        ax.set(xscale="log", title=d)
+        ax.set(xscale="log", title=d, xlabel="list length n" if ax in axes[-1] else "")
     for ax in axes.flat[len(discounts) :]:
         ax.axis("off")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("mean nDCG (95% interval)")
-    for ax in axes[-1]:
-        ax.set_xlabel("list length n")
+    style.label_rows(axes.flat, cols, "mean nDCG (95% interval)")
     axes.flat[0].legend(fontsize=7, loc="upper right")
     return fig
 
@@ -119,19 +115,16 @@ def convention_panels(
     measures: Sequence[str],
 ) -> Figure:
     """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure)."""
-    fig = Figure(figsize=(5.6 * len(measures), 3.4 * len(depths)), layout="constrained")
-    axes = fig.subplots(len(depths), len(measures), squeeze=False, sharey=True)
-    for i, depth in enumerate(depths):
-        for j, measure in enumerate(measures):
-            ax = axes[i, j]
-            for c, s in enumerate(systems):
-                t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
-                mean, bars = centre_and_bars(t.set_index("convention").reindex(list(conventions)))
-                y = np.arange(len(conventions)) + (c - 2.5) * 0.1
-                ax.errorbar(mean, y, xerr=bars, fmt="o", ms=3, color=f"C{c}", label=s, capsize=1.5)
-            ax.set_yticks(np.arange(len(conventions)), conventions)
-            ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
-            ax.set_xlabel("mean (95% interval)")
+    fig, axes, cells = style.cell_grid(depths, measures, (5.6, 3.4), pad=0.0, sharey=True)
+    for ax, (depth, measure) in cells:
+        for c, s in enumerate(systems):
+            t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
+            mean, bars = centre_and_bars(t.set_index("convention").reindex(list(conventions)))
+            y = np.arange(len(conventions)) + (c - 2.5) * 0.1
+            ax.errorbar(mean, y, xerr=bars, fmt="o", ms=3, color=f"C{c}", label=s, capsize=1.5)
+        ax.set_yticks(np.arange(len(conventions)), conventions)
+        ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
+        ax.set_xlabel("mean (95% interval)")
     axes[0, 0].invert_yaxis()
     axes[0, -1].legend(fontsize=7, loc="lower right")
     return fig
@@ -175,9 +168,8 @@ HEADLINE_GAIN, HEADLINE_DISCOUNT = "rating", "log2"
 def headline_figure(results: Path) -> Figure:
     """Against the list length n: (a) each recommender's mean nDCG, 95% bands; (b) the median ``|d_z|`` over pairs,
     per discount."""
-    means = read_table(results / "08_list_length_means.csv")
-    pairs = read_table(results / "08_list_length_pairs.csv")
-    means, pairs = means[means["gain"] == HEADLINE_GAIN], pairs[pairs["gain"] == HEADLINE_GAIN]
+    tables = (read_table(results / f"08_list_length_{name}.csv") for name in ("means", "pairs"))
+    means, pairs = (t[t["gain"] == HEADLINE_GAIN] for t in tables)
     length = dict(zip(means["list_length"].astype(str), means["mean_length"], strict=False))
     systems, discounts = list(dict.fromkeys(means["system"])), list(dict.fromkeys(pairs["discount"]))
     styles = column_discount_styles(discounts)

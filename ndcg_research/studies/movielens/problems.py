@@ -52,9 +52,9 @@ def movielens_problem(
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
     split = temporal_split(ratings, test_fraction)
-    # Each user's candidates move to the left of the row, in item order; the rest of the narrowed row is padding.
-    lengths = split.candidates.sum(axis=1).astype(np.int64)
-    order = np.argsort(~split.candidates, axis=1, kind="stable")[:, : int(lengths.max())]
+    # Each user's candidates (items not rated in training) move left, in item order; the rest of the row is padding.
+    lengths = np.count_nonzero(split.train == 0, axis=1).astype(np.int64)
+    order = np.argsort(split.train != 0, axis=1, kind="stable")[:, : int(lengths.max())]
     padding = np.arange(order.shape[1]) >= lengths[:, None]
 
     def compact(values: np.ndarray, fill: Any) -> np.ndarray:
@@ -63,7 +63,7 @@ def movielens_problem(
         return out
 
     docs = compact(np.broadcast_to(split.items.astype(str), split.train.shape).astype(object), "")
-    scores = {name: compact(score_items(name, split.interactions, seed=seed), -np.inf) for name in names}
+    scores = {name: compact(score_items(name, split.train > 0, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
     notes = {"test_fraction": split.test_fraction, "n_items": split.items.size, **counts}
@@ -109,16 +109,13 @@ def trec_problem(
         q, d = rel.index[rel.index.duplicated()][0]
         raise ValueError(f"qrels judge document {d!r} of query {q!r} twice")
     grades[q_index, position] = np.maximum(rel.reindex(key).fillna(0.0).to_numpy(), 0.0)
-    valid = np.arange(shape[1]) < lengths[:, None]
     scores = {}
     for r, t in retrieved.items():
-        s = np.full(shape, np.nan)
+        s = np.full(shape, -np.inf)  # -inf on padding, NaN where the run did not retrieve a candidate
         s[q_index, position] = t.set_index(["query", "doc"])["score"].astype(np.float64).reindex(key).to_numpy()
-        floor = np.where(np.isnan(s) | ~valid, np.inf, s).min(axis=1)  # lowest retrieved score per topic
+        floor = np.where(np.isfinite(s), s, np.inf).min(axis=1)  # lowest retrieved score per topic
         floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
-        s = np.where(np.isnan(s), floor[:, None], s)
-        s[~valid] = -np.inf
-        scores[str(r)] = s
+        scores[str(r)] = np.where(np.isnan(s), floor[:, None], s)
     return RankingProblem(name, np.array(topics, dtype=object), docs, grades, lengths, scores, sha256)
 
 

@@ -1,11 +1,7 @@
-r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
-
-Every ranker learns from the binary training matrix X (x_ui = 1 if u rated i in training) and scores every item for
-every user: ``popularity`` (training users who rated the item), ``random`` (seeded uniform), ``itemknn(k=K)``
-(:math:`X S_K^\top`, item cosine similarities keeping the K nearest; Sarwar et al. 2001), ``userknn(k=K)``
-(:math:`S_K X`, user similarities), ``puresvd(factors=F)`` (:math:`X V_F V_F^\top`; Cremonesi et al. 2010) and
-``ease(l2=L)`` (:math:`X B`, :math:`B = I - P\,\mathrm{diag}(1/\mathrm{diag}\,P)`, :math:`P = (X^\top X + L I)^{-1}`;
-Steck 2019). Hyper-parameters are set by the caller, not tuned on the test set.
+r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k), each learnt from the
+binary training matrix X: ``popularity``, ``random``, ``itemknn(k)`` and ``userknn(k)`` (cosine neighbourhoods; Sarwar
+et al. 2001), ``puresvd(factors)`` (Cremonesi et al. 2010) and ``ease(l2)`` (Steck 2019); the caller sets the
+hyper-parameters, not tuned on the test set.
 
 **The same scores on every CPU.** OpenBLAS's kernels sum in CPU-dependent orders, so mathematically equal scores can
 differ in their last bits and the tie rule would see different ties. So cosine similarities come from exact co-rating
@@ -58,16 +54,6 @@ class Split:
     test: np.ndarray
     test_fraction: float
 
-    @property
-    def interactions(self) -> np.ndarray:
-        """The binary training matrix X (1.0 where the user rated the item in training)."""
-        return (self.train > 0).astype(np.float64)
-
-    @property
-    def candidates(self) -> np.ndarray:
-        """Boolean (n_users, n_items): the items each user did not rate in training (the list to rank)."""
-        return self.train == 0
-
 
 def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     """Split each user's ratings by time: the latest ``max(1, floor(test_fraction * n))`` of a user's n ratings are
@@ -89,12 +75,10 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
         raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
     n_test = np.maximum(1, np.floor(test_fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
     order = np.lexsort((item_index, ratings["timestamp"].to_numpy(), user_index))  # by user, then time, then item id
-    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
-    is_test = np.empty(order.size, dtype=bool)
-    is_test[order] = position >= (counts - n_test)[user_index[order]]
+    user = user_index[order]
+    position = np.arange(order.size) - np.concatenate(([0], np.cumsum(counts)[:-1]))[user]  # in the user's history
     matrices = np.zeros((2, users.size, items.size))  # train, test
-    matrices[is_test.astype(np.int64), user_index, item_index] = rating
+    matrices[(position >= (counts - n_test)[user]).astype(np.int64), user, item_index[order]] = rating[order]
     return Split(users.astype(np.int64), items.astype(np.int64), *matrices, test_fraction)
 
 

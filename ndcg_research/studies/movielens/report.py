@@ -58,7 +58,6 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
     """Question 1 (list length), with the verdicts ``f`` of :func:`.findings.list_length_findings`."""
     n0, n1, g0, slow = f["n0"], f["n1"], f["gains"][0], f["slow"]
     means = means.assign(list_length=means.list_length.astype(str))
-    mean_length = means.groupby("list_length", sort=False)["mean_length"].first()
     t = means[(means.gain == g0) & means.list_length.isin([n0, n1])]
     drift = pivot(t, ["discount", "list_length"], "system", "mean")
     drift = drift.reindex(pd.MultiIndex.from_product([f["discounts"], [n0, n1]], names=["discount", "n"]))
@@ -71,7 +70,7 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
     r = f["dz_ratio"]
     return [
         f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of test items, and at "
-        f"the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - worst ranker",
+        f"the whole list (mean {means['mean_length'].iloc[-1]:.0f} items); spread = best - worst ranker",
         rounded(drift.rename(columns=lambda s: s.split("(")[0]), 3),
         f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
         + (f" (not in: {', '.join(failing)})" if failing else "")

@@ -32,7 +32,6 @@ def worked_example_panels(
     returned list against the ideal ranking of all known documents (ranks beyond the cut-off ``k`` shaded)."""
     contributions, ideal_contributions = round_significant(contributions), round_significant(ideal_contributions)
     ranks = np.arange(1, len(contributions) + 1)
-    ideal_ranking = sorted(known, reverse=True)
     fig = Figure(figsize=(10, 4.4), layout="constrained")
     ax_c, ax_r = fig.subplots(1, 2)
     width = 0.4
@@ -47,7 +46,7 @@ def worked_example_panels(
     all_ranks = np.arange(1, len(known) + 1)
     ax_r.bar(ranks - width / 2, round_significant(grades[: len(ranks)]), width, color="C0", label="returned list")
     label = f"ideal: all {len(known)} known documents"
-    ax_r.bar(all_ranks + width / 2, round_significant(ideal_ranking), width, **hatched, label=label)
+    ax_r.bar(all_ranks + width / 2, round_significant(sorted(known, reverse=True)), width, **hatched, label=label)
     if k is not None and k < len(known):
         ax_r.axvspan(k + 0.5, len(known) + 0.5, color="0.9", zorder=0)
         ax_r.annotate(f"beyond k = {k}", (k + 0.6, max(known) * 1.1), ha="left", va="center", fontsize=9)

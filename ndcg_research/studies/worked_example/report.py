@@ -25,11 +25,10 @@ def is_articles_example(
 
 def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.ndarray) -> pd.DataFrame:
     """Per rank i: the grade, its gain, 1/D(i), the contribution g D and the DCG so far."""
-    contributions = gains * discounts
     index = pd.Index(np.arange(1, returned.size + 1), name="rank i")
     table = pd.DataFrame({"grade rel_i": returned, "gain g(rel_i)": gains, "1/D(i)": 1 / discounts}, index=index)
-    table["contribution g*D"] = contributions
-    table["DCG so far"] = np.cumsum(contributions)
+    table["contribution g*D"] = gains * discounts
+    table["DCG so far"] = np.cumsum(gains * discounts)
     return rounded(table, 3)
 
 
