@@ -213,9 +213,4 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
-    return {
-        "bias": bias["mean"],
-        "low": bias["ci_low"],
-        "high": bias["ci_high"],
-        "true": array[:, ..., 0, :].mean(axis=0),
-    }
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[..., 0, :].mean(axis=0)}

@@ -44,9 +44,7 @@ def by_discount(
     """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain."""
     table = pd.DataFrame(rows)
     parts = {h: rounded(pivot(table, "discount", "gain", c), (digits or {}).get(c, 3)) for c, h in columns.items()}
-    out = pd.concat(parts, axis=1)
-    out.columns.names = [None, "gain"]
-    return out
+    return pd.concat(parts, axis=1).rename_axis(columns=[None, "gain"])
 
 
 def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndarray]) -> list[dict[str, Any]]:
@@ -75,11 +73,10 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     share = {k: table[f"share_{k}"].to_numpy() for k in parts}
     spans = {k: f"{v.min():.2f}-{v.max():.2f}" for k, v in share.items()}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
-    line = (
+    return out, (
         f"over all {len(table)} (measure, sample) tables: topic share {spans['topic']}, interaction "
         f"{spans['interaction']}, system {spans['system']}; topic > interaction > system in {trec_like} of {len(table)}"
     )
-    return out, line
 
 
 def truth_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray) -> list[dict[str, Any]]:
@@ -280,7 +277,7 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     )
     finite = table[np.isfinite(q)]
     criteria = [
-        dict(criterion=text, kendall_tau=kendall_tau(finite["queries_needed"], finite[key]), sign_if_agreeing=sign)
+        (text, kendall_tau(finite["queries_needed"], finite[key]), sign)
         for text, key, sign in (
             ("discriminative power (collection)", "power", "-"),
             ("topics for E rho^2 = 0.95", "topics_for_stability", "+"),
@@ -301,9 +298,9 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     return {
         "lines": lines,
         "classes": rounded(by_class.sort_values("fewest", kind="stable"), 1),
-        "criteria": rounded(pd.DataFrame(criteria).set_index("criterion"), 3).set_axis(
-            ["Kendall tau", "sign if agreeing"], axis=1
-        ),
+        "criteria": rounded(
+            pd.DataFrame(criteria, columns=["criterion", "Kendall tau", "sign if agreeing"]), 3
+        ).set_index("criterion"),
         "best": names[b],
         "group": names[in_group].tolist(),
         "worse": names[more].tolist(),
