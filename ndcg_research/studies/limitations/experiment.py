@@ -3,7 +3,6 @@ short list against its full list, and incomplete judgments by TREC pooling over 
 
 from __future__ import annotations
 
-import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -157,30 +156,6 @@ def evaluate_runs(
 METHODS = ("true", "unjudged = 0", "condensed")
 
 
-def _one_replicate(
-    replicate: int,
-    *,
-    model: PoolingModel,
-    depths: Sequence[int],
-    n_queries: int,
-    seed: int,
-    pool_novel: bool,
-    **how: Any,
-) -> dict[str, np.ndarray]:
-    """One collection judged at every depth (``how``: :func:`evaluate_runs`' options)."""
-    collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
-    pooled_scores = collection.scores if pool_novel else collection.scores[: len(model.pooled_noise)]
-    relevant = collection.grades > 0
-    per_depth = []
-    for depth in depths:  # a handful of depths; the work inside is vectorised
-        judged = pool_judged(pooled_scores, depth)
-        out = evaluate_runs(collection.grades, collection.scores, judged, **how)
-        share = (judged & relevant).sum() / relevant.sum()
-        per_depth.append(([out[m].mean(axis=1) for m in METHODS], judged.mean(), share, out["zero_ideal"]))
-    columns = (np.array(column) for column in zip(*per_depth, strict=True))
-    return dict(zip(("means", "judged_fraction", "relevant_judged", "zero_ideal"), columns, strict=True))
-
-
 def pooling_experiment(
     model: PoolingModel,
     depths: Sequence[int],
@@ -195,8 +170,20 @@ def pooling_experiment(
 ) -> dict[str, Any]:
     """The pooling study: per replicate a fresh collection judged at every pool depth (common random numbers);
     ``"means"``: (replicates, depths, methods, systems); ``pool_novel``: also pool the novel system (a control)."""
-    how = dict(k=k, run_length=run_length, pool_novel=pool_novel)
-    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **how)
+
+    def one(replicate: int) -> dict[str, np.ndarray]:
+        collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
+        pooled_scores = collection.scores if pool_novel else collection.scores[: len(model.pooled_noise)]
+        relevant = collection.grades > 0
+        per_depth = []
+        for depth in depths:  # a handful of depths; the work inside is vectorised
+            judged = pool_judged(pooled_scores, depth)
+            out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length)
+            share = (judged & relevant).sum() / relevant.sum()
+            per_depth.append(([out[m].mean(axis=1) for m in METHODS], judged.mean(), share, out["zero_ideal"]))
+        columns = (np.array(column) for column in zip(*per_depth, strict=True))
+        return dict(zip(("means", "judged_fraction", "relevant_judged", "zero_ideal"), columns, strict=True))
+
     results = [r for _, r in sorted(parallel_map(one, range(replicates), n_jobs=n_jobs), key=lambda done: done[0])]
     return {
         **{key: np.stack([r[key] for r in results]) for key in ("means", "judged_fraction", "relevant_judged")},
