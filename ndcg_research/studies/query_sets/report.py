@@ -206,8 +206,7 @@ def measure_rows(
 ) -> list[dict[str, Any]]:
     """The result table ``07_measures.csv``: per measure the per-topic win and tie probability of the more skilled of
     two systems (mean over pairs, population), the queries needed with its interval, and the other criteria."""
-    systems = next(iter(P.values())).shape[0]
-    first, second = np.triu_indices(systems, k=1)
+    first, second = np.triu_indices(next(iter(P.values())).shape[0], k=1)
     rows = []
     for m, p_row, o_row, t_row in zip(P, power, orders, truth, strict=False):
         est, lo, hi = needed[m]
