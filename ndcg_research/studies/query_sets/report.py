@@ -162,11 +162,10 @@ def query_set_rows(
         accuracy[m] = ordering_accuracy(scores, skills, sizes, trials=trials, seed=seed)
         needed[m] = queries_needed_interval(sizes, accuracy[m], target_accuracy, seed=seed)
         for c, a in zip(sizes, accuracy[m], strict=True):
-            half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
+            mean, half = a.mean(), 1.96 * a.std(ddof=1) / np.sqrt(a.size)
             dps = [power(scores[:, s]).power for s in power_sets[c]]
-            bounds = dict(accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half))
-            row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()), **bounds)
-            rows.append(row | dict(expected_power=float(np.mean(dps))))
+            row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(mean), accuracy_low=float(mean - half))
+            rows.append(row | dict(accuracy_high=float(mean + half), expected_power=float(np.mean(dps))))
     return accuracy, needed, rows
 
 
@@ -245,10 +244,9 @@ def user_runs(
         row = dict(gain=m[0], discount=m[1], queries=queries, power=p["power"])
         row |= dict(difference_required=p["difference_required"], topics_for_stability=p["topics_for_stability"])
         rows.append(row | dict(swap_rate_half=float(swap), tau_reference=tau))
-    comparison = compare_systems(
+    pairs = compare_systems(
         scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
-    )
-    pairs = comparison.pairs.assign(gain=reference[0], discount=reference[1])
+    ).pairs.assign(gain=reference[0], discount=reference[1])
     return {"data": data, "scores": scores, "rows": rows, "pairs": pairs, "half": half}
 
 
