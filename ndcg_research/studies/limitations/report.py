@@ -205,9 +205,8 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
     for name, both in cells.items():
         z = both["z"]
         row = {"table": name, "cells": len(z), "0 or 1 in both (no test)": int(z.isna().sum())}
-        rows.append(
-            row | {"largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())}
-        )
+        row["largest |z|"] = round(float(z.fillna(0.0).abs().max()), 2)
+        rows.append(row | {"|z| > 3": int((z.abs() > 3).sum())})
     z = pd.concat([both["z"] for both in cells.values()])
     tested = int(z.notna().sum())
     within = int((z.fillna(0.0).abs() <= 3).sum())
