@@ -19,17 +19,13 @@ from ...stats import CONFIDENCE, mean_interval
 POOLING_EXPERIMENT_ID = 6003
 
 
-def _grades(rng: np.random.Generator, grade_probs: Sequence[float], shape: tuple[int, ...]) -> np.ndarray:
-    """I.i.d. grades 0, 1, ... with the probabilities ``grade_probs`` (normalised to sum to 1 exactly)."""
-    probs = np.asarray(grade_probs, dtype=np.float64)
-    return rng.choice(probs.size, size=shape, p=probs / probs.sum()).astype(np.float64)
-
-
 def random_graded_lists(
     n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *, seed: int | np.random.Generator
 ) -> np.ndarray:
-    """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... (``seed``: an int, or a generator to go on)."""
-    return _grades(np.random.default_rng(seed), grade_probs, (n_lists, length))
+    """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... with the probabilities ``grade_probs`` (normalised
+    to sum to 1 exactly; ``seed``: an int, or a generator to go on)."""
+    probs = np.asarray(grade_probs, dtype=np.float64)
+    return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs / probs.sum()).astype(float)
 
 
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
@@ -94,7 +90,7 @@ def simulate_pooling_collection(
     """Draw one collection of ``n_queries`` queries from ``model`` (its own SeedSequence per replicate)."""
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     shape = (n_queries, model.n_docs)
-    grades = _grades(rng, model.grade_probs, shape)
+    grades = random_graded_lists(n_queries, model.n_docs, model.grade_probs, seed=rng)
     lexical = model.signal * grades + rng.standard_normal(shape)
     semantic = model.signal * grades + rng.standard_normal(shape)
     noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
