@@ -119,26 +119,25 @@ def evaluate_runs(
     """nDCG of every system's run (its top ``run_length``) with all grades known (``"true"``), with unjudged documents
     as non-relevant (``"unjudged = 0"``) and removed (``"condensed"``, trec_eval ``-J``), the last two with the ideal
     from the judged grades (0 where none is relevant: counted in ``"zero_ideal"``)."""
-    grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
-    judged_array = np.asarray(judged, dtype=bool)
-    if scores_array.shape[1:] != grades_array.shape:
+    grades, scores = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    judged = np.asarray(judged, dtype=bool)
+    if scores.shape[1:] != grades.shape:
         raise ValueError(
-            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), "
-            f"got {scores_array.shape}"
+            f"scores must have shape (n_systems, {grades.shape[0]}, {grades.shape[1]}), got {scores.shape}"
         )
-    if judged_array.shape != grades_array.shape:
-        raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
-    n_systems, n_queries, n_docs = scores_array.shape
+    if judged.shape != grades.shape:
+        raise ValueError(f"judged must have the shape of grades, {grades.shape}, got {judged.shape}")
+    n_systems, n_queries, n_docs = scores.shape
     run_length = min(run_length, n_docs)
     # The ideal needs only the largest grades: enough for the run and the cut-off, and every relevant grade (the
     # metric checks that the known grades contain the retrieved ones).
     width = run_length if k is None else max(run_length, min(int(k), n_docs))
-    width = min(max(width, int(np.count_nonzero(grades_array, axis=1).max())), n_docs)
-    ideal_true = np.tile(-np.sort(-grades_array, axis=1)[:, :width], (n_systems, 1))
-    ideal_observed = np.tile(-np.sort(-np.where(judged_array, grades_array, 0.0), axis=1)[:, :width], (n_systems, 1))
-    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
-    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1).reshape(-1, run_length)
-    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1).reshape(-1, run_length)
+    width = min(max(width, int(np.count_nonzero(grades, axis=1).max())), n_docs)
+    ideal_true = np.tile(-np.sort(-grades, axis=1)[:, :width], (n_systems, 1))
+    ideal_observed = np.tile(-np.sort(-np.where(judged, grades, 0.0), axis=1)[:, :width], (n_systems, 1))
+    runs = top_order(scores, run_length)  # (systems, queries, run_length)
+    rel = np.take_along_axis(np.broadcast_to(grades, scores.shape), runs, -1).reshape(-1, run_length)
+    seen = np.take_along_axis(np.broadcast_to(judged, scores.shape), runs, -1).reshape(-1, run_length)
     out = {"true": ndcg(rel, k, ideal=ideal_true)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
