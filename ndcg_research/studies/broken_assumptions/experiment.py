@@ -124,6 +124,7 @@ def ratio_table(
     """Per (pair, n): standardized gaps under log2 (the denominator) and loglog (the numerator), their ratio, 95%
     percentile bootstrap intervals over the data sets, and the rule's call (:func:`call`, threshold ``ratio_floor``)."""
     resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
+    interval = functools.partial(bootstrap_statistic_interval, n_resamples=resamples)
     floor = findings.threshold("ratio_floor")
     dn, dd = experiment.discounts.index("loglog"), experiment.discounts.index("log2")
     model, seed, rows = experiment.model, experiment.seed, []
@@ -132,14 +133,10 @@ def ratio_table(
         gaps[np.abs(gaps) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
         low_gaps, high_gaps = gaps[:, dd], gaps[:, dn]
         key = (stable_id(str(model)), n, p_index, BOOTSTRAP_STREAM)
-        d, d_low, d_high = bootstrap_statistic_interval(
-            standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 0)
-        )
+        d, d_low, d_high = interval(standardized_gap, [low_gaps], seed=seed_sequence(seed, *key, 0))
         ratio, r_low, r_high = (math.nan,) * 3
         if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
-            ratio, r_low, r_high = bootstrap_statistic_interval(
-                _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 1)
-            )
+            ratio, r_low, r_high = interval(_ratio, [low_gaps, high_gaps], seed=seed_sequence(seed, *key, 1))
         resolved = bool(d_low > 0 or d_high < 0)
         rows.append(
             dict(model=model.label, kind=model.kind, first=first, second=second, n=n, replicates=low_gaps.size)

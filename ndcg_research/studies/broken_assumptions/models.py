@@ -96,8 +96,7 @@ def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -
 
 def random_limit(model: SparseModel, discount: str | Discount) -> float:
     r"""Limit as n -> infinity of :func:`random_expected_ndcg`: for a slowly varying D, ``S(m) ~ m D(m)`` (Karamata),
-    so it tends to ``lim D(n) / D(R)`` with ``R ~ c n^(1 - gamma)``; for ``power(beta < 1)`` to ``lim (R / n)^beta``.
-    """
+    so it tends to ``lim D(n) / D(R)``, ``R ~ c n^(1 - gamma)``; for ``power(beta < 1)`` to ``lim (R / n)^beta``."""
     d = parse_discount(discount)
     if d.name == "none":
         return 1.0

@@ -53,8 +53,7 @@ def sparse_ranks(ranker: str, relevant: np.ndarray, others: np.ndarray, rng: np.
         return 1 + rng.choice(n, relevant.size, replace=False)
     if sigma == 0:
         return relevant_ranks(relevant, others)
-    noise = rng.standard_normal(n)
-    noise *= sigma
+    noise = sigma * rng.standard_normal(n)
     return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size :])
 
 

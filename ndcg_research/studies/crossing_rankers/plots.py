@@ -81,7 +81,7 @@ def decision_grid(
     for ax in axes.flat[1:]:
         ax.sharey(axes.flat[0])
     shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
-    handles = []
+    markers, handles = [style.MARKERS[c % len(style.MARKERS)] for c in range(len(discounts))], []
     for i, m in enumerate(models):
         for j, (first, second) in enumerate(pairs):
             ax = axes[i, j]
@@ -91,7 +91,7 @@ def decision_grid(
                     continue
                 n = style.plotted_column(rows, "n") * shift[c]
                 p, bars = style.centre_and_bars(rows, value, f"{value}_low", f"{value}_high")
-                fmt = style.MARKERS[c % len(style.MARKERS)] + style.LINESTYLES[c % len(style.LINESTYLES)]
+                fmt = markers[c] + style.LINESTYLES[c % len(style.LINESTYLES)]
                 handles.append((ax.errorbar(n, p, yerr=bars, fmt=fmt, ms=3.5, capsize=1.5, lw=1, color=f"C{c}"), d))
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
@@ -103,9 +103,7 @@ def decision_grid(
         for c, d in enumerate(discounts):  # a marker at the n where the expected gap changes sign, "none" if never
             where = style.crossing_n(crossings, first, second, d)
             if np.isfinite(where):
-                ax.plot(
-                    [style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5
-                )
+                ax.plot([style.round_significant(where)], [c], markers[c], color=f"C{c}", ms=5)
             else:
                 at_right = dict(transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7)
                 ax.text(0.99, c, "none", color=f"C{c}", **at_right)

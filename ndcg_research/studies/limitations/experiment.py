@@ -3,7 +3,6 @@ short list against its full list, and incomplete judgments by TREC pooling over 
 
 from __future__ import annotations
 
-import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,17 +19,13 @@ from ...stats import CONFIDENCE, mean_interval
 POOLING_EXPERIMENT_ID = 6003
 
 
-def _grades(rng: np.random.Generator, grade_probs: Sequence[float], shape: tuple[int, ...]) -> np.ndarray:
-    """I.i.d. grades 0, 1, ... with the probabilities ``grade_probs`` (normalised to sum to 1 exactly)."""
-    probs = np.asarray(grade_probs, dtype=np.float64)
-    return rng.choice(probs.size, size=shape, p=probs / probs.sum()).astype(np.float64)
-
-
 def random_graded_lists(
     n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *, seed: int | np.random.Generator
 ) -> np.ndarray:
-    """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... (``seed``: an int, or a generator to go on)."""
-    return _grades(np.random.default_rng(seed), grade_probs, (n_lists, length))
+    """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... with the probabilities ``grade_probs`` (normalised
+    to sum to 1 exactly; ``seed``: an int, or a generator to go on)."""
+    probs = np.asarray(grade_probs, dtype=np.float64)
+    return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs / probs.sum()).astype(float)
 
 
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
@@ -95,7 +90,7 @@ def simulate_pooling_collection(
     """Draw one collection of ``n_queries`` queries from ``model`` (its own SeedSequence per replicate)."""
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     shape = (n_queries, model.n_docs)
-    grades = _grades(rng, model.grade_probs, shape)
+    grades = random_graded_lists(n_queries, model.n_docs, model.grade_probs, seed=rng)
     lexical = model.signal * grades + rng.standard_normal(shape)
     semantic = model.signal * grades + rng.standard_normal(shape)
     noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
@@ -124,26 +119,25 @@ def evaluate_runs(
     """nDCG of every system's run (its top ``run_length``) with all grades known (``"true"``), with unjudged documents
     as non-relevant (``"unjudged = 0"``) and removed (``"condensed"``, trec_eval ``-J``), the last two with the ideal
     from the judged grades (0 where none is relevant: counted in ``"zero_ideal"``)."""
-    grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
-    judged_array = np.asarray(judged, dtype=bool)
-    if scores_array.shape[1:] != grades_array.shape:
+    grades, scores = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    judged = np.asarray(judged, dtype=bool)
+    if scores.shape[1:] != grades.shape:
         raise ValueError(
-            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), "
-            f"got {scores_array.shape}"
+            f"scores must have shape (n_systems, {grades.shape[0]}, {grades.shape[1]}), got {scores.shape}"
         )
-    if judged_array.shape != grades_array.shape:
-        raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
-    n_systems, n_queries, n_docs = scores_array.shape
+    if judged.shape != grades.shape:
+        raise ValueError(f"judged must have the shape of grades, {grades.shape}, got {judged.shape}")
+    n_systems, n_queries, n_docs = scores.shape
     run_length = min(run_length, n_docs)
     # The ideal needs only the largest grades: enough for the run and the cut-off, and every relevant grade (the
     # metric checks that the known grades contain the retrieved ones).
     width = run_length if k is None else max(run_length, min(int(k), n_docs))
-    width = min(max(width, int(np.count_nonzero(grades_array, axis=1).max())), n_docs)
-    ideal_true = np.tile(-np.sort(-grades_array, axis=1)[:, :width], (n_systems, 1))
-    ideal_observed = np.tile(-np.sort(-np.where(judged_array, grades_array, 0.0), axis=1)[:, :width], (n_systems, 1))
-    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
-    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1).reshape(-1, run_length)
-    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1).reshape(-1, run_length)
+    width = min(max(width, int(np.count_nonzero(grades, axis=1).max())), n_docs)
+    ideal_true = np.tile(-np.sort(-grades, axis=1)[:, :width], (n_systems, 1))
+    ideal_observed = np.tile(-np.sort(-np.where(judged, grades, 0.0), axis=1)[:, :width], (n_systems, 1))
+    runs = top_order(scores, run_length)  # (systems, queries, run_length)
+    rel = np.take_along_axis(np.broadcast_to(grades, scores.shape), runs, -1).reshape(-1, run_length)
+    seen = np.take_along_axis(np.broadcast_to(judged, scores.shape), runs, -1).reshape(-1, run_length)
     out = {"true": ndcg(rel, k, ideal=ideal_true)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
@@ -155,30 +149,6 @@ def evaluate_runs(
 
 #: The evaluation methods of :func:`evaluate_runs`, in table order.
 METHODS = ("true", "unjudged = 0", "condensed")
-
-
-def _one_replicate(
-    replicate: int,
-    *,
-    model: PoolingModel,
-    depths: Sequence[int],
-    n_queries: int,
-    seed: int,
-    pool_novel: bool,
-    **how: Any,
-) -> dict[str, np.ndarray]:
-    """One collection judged at every depth (``how``: :func:`evaluate_runs`' options)."""
-    collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
-    pooled_scores = collection.scores if pool_novel else collection.scores[: len(model.pooled_noise)]
-    relevant = collection.grades > 0
-    per_depth = []
-    for depth in depths:  # a handful of depths; the work inside is vectorised
-        judged = pool_judged(pooled_scores, depth)
-        out = evaluate_runs(collection.grades, collection.scores, judged, **how)
-        share = (judged & relevant).sum() / relevant.sum()
-        per_depth.append(([out[m].mean(axis=1) for m in METHODS], judged.mean(), share, out["zero_ideal"]))
-    columns = (np.array(column) for column in zip(*per_depth, strict=True))
-    return dict(zip(("means", "judged_fraction", "relevant_judged", "zero_ideal"), columns, strict=True))
 
 
 def pooling_experiment(
@@ -195,8 +165,20 @@ def pooling_experiment(
 ) -> dict[str, Any]:
     """The pooling study: per replicate a fresh collection judged at every pool depth (common random numbers);
     ``"means"``: (replicates, depths, methods, systems); ``pool_novel``: also pool the novel system (a control)."""
-    how = dict(k=k, run_length=run_length, pool_novel=pool_novel)
-    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **how)
+
+    def one(replicate: int) -> dict[str, np.ndarray]:
+        collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
+        pooled_scores = collection.scores if pool_novel else collection.scores[: len(model.pooled_noise)]
+        relevant = collection.grades > 0
+        per_depth = []
+        for depth in depths:  # a handful of depths; the work inside is vectorised
+            judged = pool_judged(pooled_scores, depth)
+            out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length)
+            share = (judged & relevant).sum() / relevant.sum()
+            per_depth.append(([out[m].mean(axis=1) for m in METHODS], judged.mean(), share, out["zero_ideal"]))
+        columns = (np.array(column) for column in zip(*per_depth, strict=True))
+        return dict(zip(("means", "judged_fraction", "relevant_judged", "zero_ideal"), columns, strict=True))
+
     results = [r for _, r in sorted(parallel_map(one, range(replicates), n_jobs=n_jobs), key=lambda done: done[0])]
     return {
         **{key: np.stack([r[key] for r in results]) for key in ("means", "judged_fraction", "relevant_judged")},
@@ -213,9 +195,4 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
-    return {
-        "bias": bias["mean"],
-        "low": bias["ci_low"],
-        "high": bias["ci_high"],
-        "true": array[:, ..., 0, :].mean(axis=0),
-    }
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[..., 0, :].mean(axis=0)}

@@ -26,8 +26,7 @@ def appending_panels(
     title_random: str,
 ) -> Figure:
     """nDCG and precision as non-relevant documents are added: the worked ``example`` (left; nDCG ``appended`` at the
-    end or ``inserted`` at the top, ``precision``) and the mean over ``random`` lists (right; ``ndcg``, ``precision``).
-    """
+    end or ``inserted`` at the top, ``precision``) and the mean of ``random`` lists (right; ``ndcg``, ``precision``)."""
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
     ax1.plot(extras, round_significant(example["appended"]), color="C0", label="nDCG, appended at the end")

@@ -177,23 +177,6 @@ CELLS = {
 }
 
 
-def _share_z(both: pd.DataFrame, share: str, trials: str) -> pd.Series:
-    """Two-proportion z; NaN (no test) where both runs measured the same 0 or 1."""
-    p1, p2 = both[share], both[share + "_full"]
-    return proportion_z(p1, both[trials], p2, both[trials + "_full"]).where(~((p1 == p2) & p1.isin([0.0, 1.0])))
-
-
-def _bias_z(both: pd.DataFrame) -> pd.Series:
-    """Difference of the mean biases over its combined standard error (each from its t-interval over collections)."""
-
-    def se(s: str) -> pd.Series:
-        t = stats.t.ppf(0.5 + CONFIDENCE / 2, both["collections" + s] - 1)
-        return (both["high" + s] - both["low" + s]) / (2 * t)
-
-    combined = np.sqrt(se("") ** 2 + se("_full") ** 2)
-    return ((both["bias"] - both["bias_full"]) / combined).where(combined > 0)
-
-
 def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1):
     probabilities (appending: the share lowered) by a two-proportion z, biases over their combined standard error."""
@@ -203,7 +186,15 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
         if name == "06_appending.csv":
             for run in ("", "_full"):
                 both["share" + run] = both["lowered" + run] / both["cases" + run]
-        out[name] = both.assign(z=_share_z(both, value, trials) if trials else _bias_z(both))
+        if trials:  # a two-proportion z; no test where both runs measured the same 0 or 1
+            p1, p2 = both[value], both[value + "_full"]
+            z = proportion_z(p1, both[trials], p2, both[trials + "_full"]).where(~((p1 == p2) & p1.isin([0.0, 1.0])))
+        else:  # the difference of the mean biases over its combined standard error, each from its t-interval
+            t = {s: stats.t.ppf(0.5 + CONFIDENCE / 2, both["collections" + s] - 1) for s in ("", "_full")}
+            se = {s: (both["high" + s] - both["low" + s]) / (2 * t[s]) for s in t}
+            combined = np.sqrt(se[""] ** 2 + se["_full"] ** 2)
+            z = ((both["bias"] - both["bias_full"]) / combined).where(combined > 0)
+        out[name] = both.assign(z=z)
     return out
 
 
@@ -214,19 +205,16 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
     for name, both in cells.items():
         z = both["z"]
         row = {"table": name, "cells": len(z), "0 or 1 in both (no test)": int(z.isna().sum())}
-        rows.append(
-            row | {"largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())}
-        )
+        row["largest |z|"] = round(float(z.fillna(0.0).abs().max()), 2)
+        rows.append(row | {"|z| > 3": int((z.abs() > 3).sum())})
     z = pd.concat([both["z"] for both in cells.values()])
     tested = int(z.notna().sum())
     within = int((z.fillna(0.0).abs() <= 3).sum())
-    total = len(z)
-    line = (
-        f"replication: {within} of {total} comparisons agree within chance (|z| <= 3); if the two runs measured "
+    return pd.DataFrame(rows).set_index("table"), (
+        f"replication: {within} of {len(z)} comparisons agree within chance (|z| <= 3); if the two runs measured "
         f"the same quantities, about {tested * 2 * stats.norm.sf(3):.1f} of the {tested} with a test would "
         f"exceed 3 by chance"
     )
-    return pd.DataFrame(rows).set_index("table"), line
 
 
 def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

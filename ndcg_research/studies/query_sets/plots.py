@@ -174,7 +174,7 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
                 mark = dict(fmt=shape, color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
                 ax.errorbar([c], [yi + offset], xerr=[[low], [high]], **mark, capsize=0)
             ax.plot([], [], shape, color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}")
-        ax.set_yticks(y, [f"{d}" for d in order])
+        ax.set_yticks(y, order)
         ax.set_ylim(-0.7, len(order) - 0.3)
         ax.grid(axis="y", visible=False)
         ax.set(xlabel=f"queries for {parameters['target_accuracy']:.0%} of pairs in true order")

@@ -44,9 +44,7 @@ def by_discount(
     """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain."""
     table = pd.DataFrame(rows)
     parts = {h: rounded(pivot(table, "discount", "gain", c), (digits or {}).get(c, 3)) for c, h in columns.items()}
-    out = pd.concat(parts, axis=1)
-    out.columns.names = [None, "gain"]
-    return out
+    return pd.concat(parts, axis=1).rename_axis(columns=[None, "gain"])
 
 
 def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndarray]) -> list[dict[str, Any]]:
@@ -75,11 +73,10 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     share = {k: table[f"share_{k}"].to_numpy() for k in parts}
     spans = {k: f"{v.min():.2f}-{v.max():.2f}" for k, v in share.items()}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
-    line = (
+    return out, (
         f"over all {len(table)} (measure, sample) tables: topic share {spans['topic']}, interaction "
         f"{spans['interaction']}, system {spans['system']}; topic > interaction > system in {trec_like} of {len(table)}"
     )
-    return out, line
 
 
 def truth_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray) -> list[dict[str, Any]]:
@@ -165,11 +162,10 @@ def query_set_rows(
         accuracy[m] = ordering_accuracy(scores, skills, sizes, trials=trials, seed=seed)
         needed[m] = queries_needed_interval(sizes, accuracy[m], target_accuracy, seed=seed)
         for c, a in zip(sizes, accuracy[m], strict=True):
-            half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
+            mean, half = a.mean(), 1.96 * a.std(ddof=1) / np.sqrt(a.size)
             dps = [power(scores[:, s]).power for s in power_sets[c]]
-            bounds = dict(accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half))
-            row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()), **bounds)
-            rows.append(row | dict(expected_power=float(np.mean(dps))))
+            row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(mean), accuracy_low=float(mean - half))
+            rows.append(row | dict(accuracy_high=float(mean + half), expected_power=float(np.mean(dps))))
     return accuracy, needed, rows
 
 
@@ -209,8 +205,7 @@ def measure_rows(
 ) -> list[dict[str, Any]]:
     """The result table ``07_measures.csv``: per measure the per-topic win and tie probability of the more skilled of
     two systems (mean over pairs, population), the queries needed with its interval, and the other criteria."""
-    systems = next(iter(P.values())).shape[0]
-    first, second = np.triu_indices(systems, k=1)
+    first, second = np.triu_indices(next(iter(P.values())).shape[0], k=1)
     rows = []
     for m, p_row, o_row, t_row in zip(P, power, orders, truth, strict=False):
         est, lo, hi = needed[m]
@@ -249,10 +244,9 @@ def user_runs(
         row = dict(gain=m[0], discount=m[1], queries=queries, power=p["power"])
         row |= dict(difference_required=p["difference_required"], topics_for_stability=p["topics_for_stability"])
         rows.append(row | dict(swap_rate_half=float(swap), tau_reference=tau))
-    comparison = compare_systems(
+    pairs = compare_systems(
         scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
-    )
-    pairs = comparison.pairs.assign(gain=reference[0], discount=reference[1])
+    ).pairs.assign(gain=reference[0], discount=reference[1])
     return {"data": data, "scores": scores, "rows": rows, "pairs": pairs, "half": half}
 
 
@@ -280,7 +274,7 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     )
     finite = table[np.isfinite(q)]
     criteria = [
-        dict(criterion=text, kendall_tau=kendall_tau(finite["queries_needed"], finite[key]), sign_if_agreeing=sign)
+        (text, kendall_tau(finite["queries_needed"], finite[key]), sign)
         for text, key, sign in (
             ("discriminative power (collection)", "power", "-"),
             ("topics for E rho^2 = 0.95", "topics_for_stability", "+"),
@@ -301,9 +295,9 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     return {
         "lines": lines,
         "classes": rounded(by_class.sort_values("fewest", kind="stable"), 1),
-        "criteria": rounded(pd.DataFrame(criteria).set_index("criterion"), 3).set_axis(
-            ["Kendall tau", "sign if agreeing"], axis=1
-        ),
+        "criteria": rounded(
+            pd.DataFrame(criteria, columns=["criterion", "Kendall tau", "sign if agreeing"]), 3
+        ).set_index("criterion"),
         "best": names[b],
         "group": names[in_group].tolist(),
         "worse": names[more].tolist(),
