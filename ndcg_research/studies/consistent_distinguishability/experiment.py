@@ -8,6 +8,7 @@ along almost every growing sample the order holds eventually (:class:`StreamStud
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,7 +19,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...core import parse_discount
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks
 from ...simulation.scaling import upper_half
 from ...simulation.simulate import stream_ndcg
@@ -37,15 +37,13 @@ def failure_table(pair_table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def growth_table(
-    pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float = CONFIDENCE
-) -> pd.DataFrame:
-    """Exponent ``a`` of the standardized gap ``d ~ c n^a`` per group of ``keys``: weighted least squares of ``ln d`` on
+def growth_table(pair_table: pd.DataFrame) -> pd.DataFrame:
+    """Exponent ``a`` of the standardized gap ``d ~ c n^a`` per (discount, pair): weighted least squares of ``ln d`` on
     ``ln n`` (weights ``(d / std_gap_se)^2``) over the upper half of the n grid; NaN unless ``d > 0`` at every such n
     (``positive``). ``vanishes_superpolynomially``: ``exponent_low > 0``, so ``Phi(-d)`` falls faster than any power."""
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z, keys = stats.norm.ppf(0.5 + CONFIDENCE / 2), ["discount", "better", "worse"]
     rows = []
-    for key, group in pair_table.groupby(list(keys), sort=False):
+    for key, group in pair_table.groupby(keys, sort=False):
         upper = upper_half(group)
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
@@ -91,13 +89,12 @@ class StreamStudy(Design):
         rankers: Iterable[str] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)"),
         discounts: Iterable[str] = ("log2",),
         pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
-        gain: str = "linear",
     ) -> StreamStudy:
         """Check and canonicalise a stream study (``ns``: the increasing grid of prefix lengths)."""
         ns = tuple(ns)
         if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
             raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
-        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
+        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed)
         return cls(ns=ns, streams=streams, **design)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
@@ -113,25 +110,20 @@ class StreamResult:
     study: StreamStudy
     values: np.ndarray
 
-    def winners(self, better: str, worse: str, discount: str, tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:
-        """Sign of the gap better - worse at each grid n of each stream: +1, 0 (tie) or -1; (streams, ns)."""
+    def _cases(self) -> Iterator[tuple[dict[str, str], np.ndarray]]:
+        """Per (discount, pair): the case's key columns and the winner at each grid n of each stream, (streams, ns):
+        +1 (better), 0 (a tie, within ``TIE_TOLERANCE``) or -1."""
         s = self.study
-        d = s.discounts.index(str(parse_discount(discount)))
-        gap = self.values[:, :, s.rankers.index(better), d] - self.values[:, :, s.rankers.index(worse), d]
-        return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap)).astype(np.int8)
+        for d, (better, worse) in itertools.product(range(len(s.discounts)), s.pairs):
+            gap = self.values[:, :, s.rankers.index(better), d] - self.values[:, :, s.rankers.index(worse), d]
+            case = dict(model=s.model, discount=s.discounts[d], better=better, worse=worse)
+            yield case, np.where(np.abs(gap) <= TIE_TOLERANCE, 0, np.sign(gap)).astype(np.int8)
 
-    def _cases(self, tie_tolerance: float) -> Iterator[tuple[dict[str, str], np.ndarray]]:
-        """Per (discount, pair): the case's key columns and its :meth:`winners`."""
-        for d in self.study.discounts:
-            for better, worse in self.study.pairs:
-                case = dict(model=self.study.model, discount=d, better=better, worse=worse)
-                yield case, self.winners(better, worse, d, tie_tolerance)
-
-    def stability_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    def stability_table(self) -> pd.DataFrame:
         """Per (discount, pair, n0): the share of streams whose winner is the same at every grid n >= n0 (``p_stable``)
         and on which the better ranker wins at every such n (``p_settled``), with Wilson intervals."""
         rows = []
-        for case, w in self._cases(tie_tolerance):
+        for case, w in self._cases():
             for i, n0 in enumerate(self.study.ns):
                 tail, row = w[:, i:], dict(**case, n0=int(n0), streams=len(w))
                 for name, held in (("p_stable", tail == tail[:, :1]), ("p_settled", tail == 1)):
@@ -141,12 +133,12 @@ class StreamResult:
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    def change_table(self) -> pd.DataFrame:
         """Per (discount, pair): quantiles of the streams' last change of winner (the first grid n if none), and the
         shares that never change, never fail, and last fail beyond ``n_last / 10``."""
         ns = np.array(self.study.ns)
         rows = []
-        for case, w in self._cases(tie_tolerance):
+        for case, w in self._cases():
             changed, failed = w[:, 1:] != w[:, :-1], w != 1
             last_change = np.where(changed, ns[1:], ns[0]).max(axis=1)  # the grid increases: the last is the largest
             last_fail = np.where(failed, ns, 0).max(axis=1)

@@ -24,8 +24,7 @@ def _by_case(table: pd.DataFrame, cells: list[str], name: str) -> pd.DataFrame:
 def settle_from(grid: Sequence[int], length: int) -> int:
     """The largest grid n at or below ``stream_settle_from`` times the stream's length (else the first grid n)."""
     limit = threshold("stream_settle_from") * length
-    below = [n for n in grid if n <= limit]
-    return max(below) if below else grid[0]
+    return max((n for n in grid if n <= limit), default=grid[0])
 
 
 def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame, n0: int) -> pd.DataFrame:

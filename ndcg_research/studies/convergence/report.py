@@ -1,6 +1,5 @@
 """Notebook 03 (convergence): its reader tables and derived result tables, from the stacked per-model tables ``means``
-(the sweeps' ranker tables, with a ``label`` column), ``compared`` (:func:`compare_with_theory`) and theory.
-"""
+(the sweeps' ranker tables, with a ``label`` column), ``compared`` (:func:`compare_with_theory`) and theory."""
 
 from __future__ import annotations
 
@@ -72,12 +71,10 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
     """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at ``n`` (theory alone)."""
-    errors = []
+    eps, errors = np.array([theory.eps(d, float(n)) for d in slow]), []
     for spec in models.values():
-        values = finite_n.finite_n_values(spec, rankers, slow, n)
-        for i, ranker in enumerate(rankers):
-            c = theory.c_coefficient(spec, ranker)
-            errors += [abs(theory.eps(d, float(n)) * c / (1 - values[i, j]) - 1) for j, d in enumerate(slow)]
+        c = np.array([theory.c_coefficient(spec, ranker) for ranker in rankers])
+        errors += list(np.abs(eps * c[:, None] / (1 - finite_n.finite_n_values(spec, rankers, slow, n)) - 1).ravel())
     return (
         f"first order against the finite-n theory at n = {n}: relative error {min(errors):.3f} to "
         f"{max(errors):.3f} (median {np.median(errors):.3f})"

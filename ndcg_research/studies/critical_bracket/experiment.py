@@ -20,6 +20,9 @@ from ...pipeline.style import select
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
+#: The key columns of a pair table's cells.
+_KEYS = ["discount", "better", "worse"]
+
 
 def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequence[int]) -> tuple[float, float]:
     r"""Maximum-likelihood slope b of ``p_i = exp(alpha + b x_i)`` for ``failures_i ~ Binomial(trials_i, p_i)``
@@ -59,22 +62,17 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
     return float(coef[1]), float(math.sqrt(np.linalg.inv(information(np.exp(design @ coef)))[1, 1]))
 
 
-def failure_trend(
-    pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float | None = None
-) -> pd.DataFrame:
-    """The exponent b of ``failure ~ c n^b`` per group of a pair table over its n grid, with its interval (default
-    confidence ``trend_confidence``) and trend: ``falls``, ``rises``, ``flat``, ``no failures`` or ``all failed``."""
-    confidence = threshold("trend_confidence") if confidence is None else confidence
-    z = stats.norm.ppf(0.5 + confidence / 2)
+def failure_trend(pair_table: pd.DataFrame) -> pd.DataFrame:
+    """The exponent b of ``failure ~ c n^b`` per (discount, pair) of a pair table over its n grid, with its interval
+    (confidence ``trend_confidence``) and trend: ``falls``, ``rises``, ``flat``, ``no failures`` or ``all failed``."""
+    z = stats.norm.ppf(0.5 + threshold("trend_confidence") / 2)
     rows = []
-    for key, group in pair_table.groupby(list(keys), sort=False):
+    for key, group in pair_table.groupby(_KEYS, sort=False):
         group = group.sort_values("n")
         trials = group["replicates"].to_numpy(dtype=np.int64)
         failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
-        row.update(
-            n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group), failures=int(failures.sum())
-        )
+        ends = dict(n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group))
+        row = dict(zip(_KEYS, key, strict=True)) | ends | dict(failures=int(failures.sum()))
         exponent = low = high = math.nan
         seen = failures > 0
         if failures.sum() == 0:
@@ -107,11 +105,10 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
 def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per (model label, discount, pair): P(correct) at both ends, the trends of the failure rate and the gap, the
     scaling law, the prediction, the verdict (``keeps``, ``loses`` or ``flat``) and their agreement."""
-    confidence, keys = threshold("trend_confidence"), ["discount", "better", "worse"]
     rows = []
     for label, table in pair_tables.items():
-        fail = failure_trend(table, confidence=confidence)
-        merged = fail.merge(scaling.gap_trend(table, keys, confidence), on=keys, suffixes=("_fail", "_d"))
+        gap = scaling.gap_trend(table, _KEYS, threshold("trend_confidence"))
+        merged = failure_trend(table).merge(gap, on=_KEYS, suffixes=("_fail", "_d"))
         for r in merged.itertuples(index=False):
             cell = select(table, discount=r.discount, better=r.better, worse=r.worse)
             first, last = cell.iloc[0], cell.iloc[-1]
@@ -248,7 +245,7 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
     """One model's standardized gaps per discount and pair: d at the largest n; fitted, law, heuristic exponents."""
     rows = verdicts[verdicts["label"] == label]
-    resolved = tables.gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
+    resolved = tables.gaps_resolved(pair_table, rows, _KEYS, n_from="d_n_from")
     verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
@@ -267,13 +264,9 @@ def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> p
 
 def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Every verdict to read: the fitted exponents as text, the other floats rounded to 4 decimals."""
-    keys = ["discount", "better", "worse"]
-    resolved = pd.concat(
-        [
-            tables.gaps_resolved(pair_tables[label], rows, keys, n_from="d_n_from")
-            for label, rows in verdicts.groupby("label", sort=False)
-        ]
-    ).reindex(verdicts.index)
+    groups = verdicts.groupby("label", sort=False)
+    parts = [tables.gaps_resolved(pair_tables[label], rows, _KEYS, n_from="d_n_from") for label, rows in groups]
+    resolved = pd.concat(parts).reindex(verdicts.index)
     shown = tables.with_exponent_text(verdicts, ("d_exponent", "d_low", "d_high"), "d exponent [95%]", resolved)
     shown = shown.drop(columns=["failure_exponent", "failure_low", "failure_high"])
     shown.insert(shown.columns.get_loc("failure_trend"), "failure exponent [95%]", _failure_texts(verdicts))

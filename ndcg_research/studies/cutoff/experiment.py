@@ -3,13 +3,16 @@ and the limits."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import integrate
 
 from ...findings import threshold
+from ...simulation import theory
 from ...simulation.cutoff import replicate_ndcg_at_k
 from ...stats import CONFIDENCE, mean_interval, wilson_interval
 from ...stats._replication import family_confidence
@@ -21,45 +24,26 @@ LOSES_AT_MOST = threshold("cutoff_loses_upper")
 
 
 def ndcg_by_k(
-    model: str,
-    ranker: str,
-    discount: str,
-    n: int,
-    ks: Sequence[int],
-    *,
-    replicates: int,
-    seed: int,
-    gain: str = "linear",
+    model: str, ranker: str, discount: str, n: int, ks: Sequence[int], *, replicates: int, seed: int
 ) -> np.ndarray:
     """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets: shape (replicates, len(ks))."""
-    return np.stack(
-        [
-            replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
-            for r in range(replicates)  # loop over data sets
-        ]
-    )
+    rows = [replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r) for r in range(replicates)]
+    return np.stack(rows)[:, 0, 0]
 
 
-def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
+def fraction_limit(model: str, ranker: str, c: float) -> float:
     """Heuristic limit of nDCG@k with ``k = c n``, c in (0, 1], under a slowly varying discount (flat in the relative
     rank over the top fraction c): ``int_0^c g_f / int_0^c g*``, which depends on the ranker unless c = 1."""
-    from scipy import integrate
-
-    from ...simulation import theory
-
-    g = theory.gain_profile(model, ranker, gain=gain)
-    star = theory.ideal_profile(model, gain=gain)
+    star = theory.ideal_profile(model)
     grid = np.unique(np.concatenate(([0.0, c], star.edges[(star.edges > 0) & (star.edges < c)])))
 
-    def area(profile: Any) -> float:
-        return float(
-            sum(
-                integrate.quad(lambda t: float(profile(np.array([t]))[0]), a, b, epsabs=1e-13, epsrel=1e-11)[0]
-                for a, b in zip(grid[:-1], grid[1:], strict=False)  # loop over the ideal's steps
-            )
+    def area(profile: Any) -> float:  # piecewise over the ideal's steps
+        pieces = itertools.pairwise(grid)
+        return sum(
+            integrate.quad(lambda t: profile(np.array([t]))[0], a, b, epsabs=1e-13, epsrel=1e-11)[0] for a, b in pieces
         )
 
-    return area(g) / area(star)
+    return area(theory.gain_profile(model, ranker)) / area(star)
 
 
 def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:

@@ -78,7 +78,6 @@ def ndcg_by_k_panels(
     *,
     n: int,
     relevant: Mapping[str, float],
-    discount: str = "log2",
 ) -> Figure:
     """Mean nDCG@k against k (95% band) per model and ranker; dashed: the expected number of relevant items."""
     fig, axes, cells = style.cell_grid([n], models, (5.5, 4.3), pad=0.0, sharey=True)
@@ -92,7 +91,7 @@ def ndcg_by_k_panels(
             ax.fill_between(ks, *band, color=f"C{c}", alpha=0.2, lw=0)
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
-        ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
+        ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, log2")
     axes[0, 0].set_ylabel("mean nDCG@k (95% interval)")
     style.legend_below(fig, handles)
     return fig

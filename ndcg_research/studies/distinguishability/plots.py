@@ -61,10 +61,6 @@ def pair_grid(
     return fig
 
 
-#: The mean gap and its 95% interval.
-GAP_INTERVAL = ("mean_gap", "gap_ci_low", "gap_ci_high")
-
-
 def gap_over_eps_grid(
     pair_tables: Mapping[str, pd.DataFrame],
     theory_tables: Mapping[str, pd.DataFrame],
@@ -79,8 +75,8 @@ def gap_over_eps_grid(
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
-            scaled = (style.round_significant(rows[c].to_numpy() / rows["eps"].to_numpy()) for c in GAP_INTERVAL)
-            bar = style.interval_markers(ax, style.plotted_column(rows, "n"), *scaled, i)
+            gap = rows[["mean_gap", "gap_ci_low", "gap_ci_high"]].to_numpy() / rows[["eps"]].to_numpy()
+            bar = style.interval_markers(ax, style.plotted_column(rows, "n"), *style.round_significant(gap.T), i)
             handles.append((bar, style.pair_label(better, worse)))
             th = theory_tables[label]
             tb, tw = style.select(th, discount=d, ranker=better), style.select(th, discount=d, ranker=worse)

@@ -189,14 +189,9 @@ def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount:
     out = dict(slope=math.nan, points=len(merged), x_min=math.nan, x_max=math.nan, agrees=math.nan)
     if len(merged) >= 2:
         x, y = merged["second_order_log_n"].to_numpy(), np.log(merged["crossing_n"].to_numpy())
-        slope = float(np.polyfit(x, y, 1)[0])
-        factor = threshold("law_slope_factor")
-        out.update(
-            slope=round(slope, 12),
-            x_min=float(x.min()),
-            x_max=float(x.max()),
-            agrees=float(1 / factor <= slope <= factor),
-        )
+        slope, factor = float(np.polyfit(x, y, 1)[0]), threshold("law_slope_factor")
+        out |= dict(slope=round(slope, 12), x_min=float(x.min()), x_max=float(x.max()))
+        out["agrees"] = float(1 / factor <= slope <= factor)
     return out
 
 
