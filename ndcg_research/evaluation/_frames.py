@@ -226,10 +226,9 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run as Columns: Columns, a ranx object, a pytrec_eval dict or a DataFrame (``evaluate`` has
-    refused any other value). A DataFrame in any style's columns (others not read): integer ids as their decimal text;
-    float, boolean, empty and mixed ids refused; rows named by index label (by position where labels repeat); the tag
-    is ``attrs["run"]`` (``read_run`` sets it)."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame: ``evaluate`` refused others) as Columns. A
+    DataFrame in any style's columns: integer ids as decimal text; float, boolean, empty and mixed ids refused; rows
+    named by index label (by position where labels repeat); the tag is ``attrs["run"]`` (``read_run`` sets it)."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_ranx(table):

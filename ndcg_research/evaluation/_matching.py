@@ -26,8 +26,7 @@ def _int_array(values: np.ndarray) -> pa.Array:
 
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct values of an id array (binary; unused entries possible) and each row's index among them. Dictionary
-    chunks keep their indices: only their dictionaries are hashed (one may repeat a value), the indices mapped through
-    that (int32: half the memory of large qrels)."""
+    chunks keep their int32 indices (half the memory of large qrels): only their dictionaries are hashed."""
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
@@ -236,10 +235,9 @@ class Ranked:
 def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
 ) -> tuple[Ranked, set[bytes], np.ndarray]:
-    """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
-    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice. The
-    run's documents and those judged for the part's queries are encoded together (one hash pass): each (query,
-    document) is one integer key, matched exactly and found exactly when given twice."""
+    """The evaluated queries of ``columns`` as :class:`Ranked`, the ids of queries without judgments and the codes of
+    those not eligible (``max_docs``, -M, bounds only the check of documents ranked twice). One hash pass encodes the
+    run's documents and the judged ones: each (query, document) is one integer key, matched and found twice exactly."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":
@@ -383,10 +381,8 @@ def measure_values(
     source = judgments.qrels.source
     gains = _gains(measure, gain, ranked.grade, ranked.judged, source)
     lengths = ranked.lengths
-    # the power of two at or above each list's and ideal's length cut at k (at least 1)
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
-    longest = np.maximum(np.minimum(longest, k), 1)
-    widths = 1 << np.ceil(np.log2(longest)).astype(np.int64)
+    widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
     for width in distinct(widths)[0].tolist():  # the DCG and ideal DCG of the queries of one width, each row alone
