@@ -303,9 +303,10 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
     (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
     whether one run was given twice or how to name different runs."""
+    if isinstance(runs, (list, tuple, Mapping)) and not runs:
+        shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
+        raise ValueError(f"runs must hold at least one run, got an empty {shown}")
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
-        if not runs:
-            raise ValueError("runs must hold at least one run, got an empty mapping")
         keys: dict[str, Any] = {}
         for key, run in runs.items():
             if not (isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)):  # (or shards)
@@ -318,8 +319,6 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
                 )
         return [(str(key), list(run) if isinstance(run, (list, tuple)) else run) for key, run in runs.items()]
     if isinstance(runs, (list, tuple)):
-        if not runs:
-            raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
         labels = run_names(runs)  # (names any value: the runs are checked below)
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)

@@ -137,13 +137,12 @@ class Judgments:
         qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
-        order = numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)
+        used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
         rank = np.full(len(dictionary), -1, dtype=np.int32)
-        rank[used[order]] = np.arange(order.size)
+        rank[used] = np.arange(used.size)
         codes = rank[indices]
         del indices
-        names = kernel("take", dictionary, _int_array(used[order]))
-        n = len(names)
+        names, n = kernel("take", dictionary, _int_array(used)), used.size
         grade = qrels.value
         if grade.dtype.kind == "i" and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
