@@ -202,8 +202,8 @@ class Judgments:
 
 @dataclass
 class Ranked:
-    """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only where the
-    preset keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (row of the part)."""
+    """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only if the preset
+    keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (place among kept rows)."""
 
     grade: np.ndarray
     judged: np.ndarray
