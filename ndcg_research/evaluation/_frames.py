@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -110,9 +111,9 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
             for i, x in enumerate(values):
                 kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
                 kinds.setdefault("integers" if _is_integer(x) else kind, i)
-            if "float" in kinds or "float64" in kinds:
-                i = kinds.get("float", kinds.get("float64", 0))
-                raise _floats(label, values[i], f"{values[i]!r} at {unit} {i}")
+            floating = kinds.get("float", kinds.get("float64"))
+            if floating is not None:
+                raise _floats(label, values[floating], f"{values[floating]!r} at {unit} {floating}")
             shown = " and ".join(
                 f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
                 for kind, i in list(kinds.items())[:2]  # in the order of their first rows
@@ -149,34 +150,6 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     if kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
     return _object_ids(series.to_numpy(dtype=object), column, where, f"DataFrame column {column!r}")
-
-
-def columns_from_frame(frame: Any, kind: Kind) -> Columns:
-    """A DataFrame of judgments or a ranking in any style's columns (other columns not read) as Columns: integer ids as
-    their decimal text; float, boolean, empty and mixed ids refused; rows named by index label (by position where
-    labels repeat). The tag is ``attrs["run"]`` (``read_run`` sets it)."""
-    style = frame_style(frame.columns)
-    query, doc, grades, score = STYLES[style]
-    value = next((g for g in grades if g in frame.columns), grades[0]) if kind == "qrels" else score
-    wanted = [query, doc, value]
-    missing = [c for c in wanted if c not in frame.columns]
-    if missing:
-        ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
-        choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
-        needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
-        raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, frame.columns))}")
-    for column in wanted:
-        count = int(np.count_nonzero(frame.columns == column))
-        if count > 1:
-            raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
-    if len(frame) == 0:
-        raise InputError(f"{kind} DataFrame is empty")
-    labels = np.asarray(frame.index) if frame.index.is_unique else None
-    where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
-    values, fraction = _values(frame[value], kind, value, where)
-    query_ids, doc_ids = _id_array(frame[query], query, where), _id_array(frame[doc], doc, where)
-    tag = frame.attrs.get("run")
-    return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
@@ -218,15 +191,12 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
 def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     """pytrec_eval's ``{query: {document: value}}`` as Columns (a Python loop over queries: the dict is Python's)."""
     what = "grades" if kind == "qrels" else "scores"
-    queries: list[Any] = []
-    docs: list[Any] = []
-    values: list[Any] = []
     for query, ranked in table.items():
         if not isinstance(ranked, Mapping):
             raise InputError(f"{kind} dict: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
-        queries.extend([query] * len(ranked))
-        docs.extend(ranked)
-        values.extend(ranked.values())
+    queries = list(chain.from_iterable(repeat(query, len(ranked)) for query, ranked in table.items()))
+    docs = list(chain.from_iterable(table.values()))
+    values = list(chain.from_iterable(ranked.values() for ranked in table.values()))
     if not values:
         raise InputError(f"{kind} dict is empty" if not table else f"{kind} dict: every query maps to an empty dict")
     array = np.asarray(values)
@@ -256,16 +226,38 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run as Columns: Columns, a DataFrame, a ranx object or a pytrec_eval dict (``evaluate`` has
-    refused any other value)."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame: ``evaluate`` refused others) as Columns. A
+    DataFrame in any style's columns: integer ids as decimal text; float, boolean, empty and mixed ids refused; rows
+    named by index label (by position where labels repeat); the tag is ``attrs["run"]`` (``read_run`` sets it)."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
-    if is_frame(table):
-        return columns_from_frame(table, kind)
     if is_ranx(table):
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
         return replace(_dict_columns(table.to_dict(), kind), source=source, tag=tag, lines=None)
-    return _dict_columns(table, kind)
+    if not is_frame(table):
+        return _dict_columns(table, kind)
+    style = frame_style(table.columns)
+    query, doc, grades, score = STYLES[style]
+    value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
+    wanted = [query, doc, value]
+    missing = [c for c in wanted if c not in table.columns]
+    if missing:
+        ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
+        choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
+        needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
+        raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, table.columns))}")
+    for column in wanted:
+        count = int(np.count_nonzero(table.columns == column))
+        if count > 1:
+            raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
+    if len(table) == 0:
+        raise InputError(f"{kind} DataFrame is empty")
+    labels = np.asarray(table.index) if table.index.is_unique else None
+    where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
+    values, fraction = _values(table[value], kind, value, where)
+    query_ids, doc_ids = _id_array(table[query], query, where), _id_array(table[doc], doc, where)
+    tag = table.attrs.get("run")
+    return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
 
 
 def _file_name(path: str) -> str:
@@ -280,10 +272,8 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_path(run):
         path = os.fspath(run)
         return (describe(path) if path == "-" else _file_name(path)), path
-    if isinstance(run, Columns):
-        source = run.source if run.source not in ("DataFrame", "dict") and not run.source.startswith("ranx") else None
-        name = _file_name(source) if source is not None else run.tag
-        return name or f"run{position + 1}", source
+    if isinstance(run, Columns):  # a model's predictions read by the command line (SVMlight): named by their file
+        return _file_name(run.source), run.source
     if is_ranx(run):
         return getattr(run, "name", None) or f"run{position + 1}", None
     attrs = getattr(run, "attrs", None) or {}
@@ -313,14 +303,13 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
     (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
     whether one run was given twice or how to name different runs."""
+    if isinstance(runs, (list, tuple, Mapping)) and not runs:
+        shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
+        raise ValueError(f"runs must hold at least one run, got an empty {shown}")
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
-        if not runs:
-            raise ValueError("runs must hold at least one run, got an empty mapping")
-        pairs: list[tuple[str, Any]] = []
         keys: dict[str, Any] = {}
         for key, run in runs.items():
-            shards = isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)
-            if not shards:
+            if not (isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)):  # (or shards)
                 _check_run(run, f"runs[{key!r}]")
             label = keys.setdefault(str(key), key)
             if label is not key:  # 1 and "1": the results would hold two runs of one name
@@ -328,11 +317,8 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
                     f"runs[{label!r}] and runs[{key!r}] would both be named {str(key)!r} (run names are text); "
                     f"give them different names"
                 )
-            pairs.append((str(key), list(run) if shards else run))
-        return pairs
+        return [(str(key), list(run) if isinstance(run, (list, tuple)) else run) for key, run in runs.items()]
     if isinstance(runs, (list, tuple)):
-        if not runs:
-            raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
         labels = run_names(runs)  # (names any value: the runs are checked below)
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)

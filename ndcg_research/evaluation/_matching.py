@@ -26,8 +26,7 @@ def _int_array(values: np.ndarray) -> pa.Array:
 
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct values of an id array (binary; unused entries possible) and each row's index among them. Dictionary
-    chunks keep their indices: only their dictionaries are hashed (one may repeat a value), the indices mapped through
-    that (int32: half the memory of large qrels)."""
+    chunks keep their int32 indices (half the memory of large qrels): only their dictionaries are hashed."""
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
@@ -50,11 +49,10 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
         position[found[found >= 0]] = np.flatnonzero(found >= 0)
     else:
         position = numbers(kernel("index_in", dictionary, options=SetLookupOptions(names)), missing=-1).astype(np.int64)
-    unknown: list[bytes] = []
-    if (position < 0).any():  # (a dictionary may hold ids that no row holds)
-        absent = np.flatnonzero((np.bincount(indices, minlength=len(dictionary)) > 0) & (position < 0))
-        unknown = kernel("take", dictionary, _int_array(absent)).to_pylist() if absent.size else []
-    return position[indices], unknown
+    absent = np.flatnonzero(position < 0)
+    if absent.size:  # (a dictionary may hold ids that no row holds)
+        absent = absent[np.bincount(indices, minlength=len(dictionary))[absent] > 0]
+    return position[indices], kernel("take", dictionary, _int_array(absent)).to_pylist() if absent.size else []
 
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -83,6 +81,15 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
         return None
     first = int(np.flatnonzero(np.isin(keys, ordered[1:][equal]))[0])  # rare path: which repeated key comes first
     return first, int(np.flatnonzero(keys == keys[first])[1])
+
+
+def _twice(columns: Columns, rows: list[int], doc: bytes, query: str, verb: str) -> InputError:
+    """A document ``verb`` twice for ``query``, at two rows of ``columns`` (refused as trec_eval refuses it)."""
+    first, second = sorted(rows)
+    return InputError(
+        f"{columns.where(first)}: document {doc.decode(errors='replace')!r} is {verb} twice for query {query!r} "
+        f"(again at {columns.where(second)}); trec_eval refuses this too"
+    )
 
 
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -130,15 +137,14 @@ class Judgments:
         qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
-        order = numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)
+        used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
         rank = np.full(len(dictionary), -1, dtype=np.int32)
-        rank[used[order]] = np.arange(order.size)
+        rank[used] = np.arange(used.size)
         codes = rank[indices]
         del indices
-        names = kernel("take", dictionary, _int_array(used[order]))
-        n = len(names)
+        names, n = kernel("take", dictionary, _int_array(used)), used.size
         grade = qrels.value
-        if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
+        if grade.dtype.kind == "i" and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
         first_rows = block_starts(codes)
         counts = np.bincount(codes, minlength=n)
@@ -151,12 +157,10 @@ class Judgments:
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
-            grade = grade[rows]
+            grade, codes = grade[rows], codes[rows]  # codes in the order of the grouped judgments, as the grades
         empty = pa.chunked_array([], type=pa.binary())
         kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         del qrels  # the caller holds no other reference: the ids as read are freed here
-        if rows is not None:
-            codes = codes[rows]  # in the order of the grouped judgments, as the grades
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
         relevant = np.bincount(codes[grade > 0], minlength=n)
@@ -173,13 +177,9 @@ class Judgments:
         each one's query (an index into ``group``) and key (that index and its document, as one integer)."""
         pair = _repeated(keys)
         if pair is not None:
-            rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions[list(pair)])
-            doc = self.docs[int(positions[pair[0]])].as_py().decode(errors="replace")
-            raise InputError(
-                f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
-                f"{self.query_text(group[query[pair[0]] :][:1])[0]!r} (again at {self.qrels.where(rows[1])}); "
-                f"trec_eval refuses this too"
-            )
+            rows = [int(p if self.rows is None else self.rows[p]) for p in positions[list(pair)]]
+            doc, text = self.docs[int(positions[pair[0]])].as_py(), self.query_text(group[query[pair[0]] :][:1])[0]
+            raise _twice(self.qrels, rows, doc, text, "judged")
         self.checked[group] = True
 
     def judging(self, doc: bytes, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,22 +192,18 @@ class Judgments:
     def check_twice(self, limit: int = 1 << 20) -> None:
         """Refuse a document judged twice for a query not checked yet (in groups of whole queries)."""
         codes = np.flatnonzero(~self.checked)
-        sizes = np.cumsum(self.counts[codes])
-        first = 0
-        while first < codes.size:  # groups of whole queries of about ``limit`` judgments
-            last = max(int(np.searchsorted(sizes, sizes[first] - self.counts[codes[first]] + limit)), first + 1)
-            group = codes[first:last]
+        group_of = (np.cumsum(self.counts[codes]) - self.counts[codes]) // limit  # about ``limit`` judgments each
+        for group in np.split(codes, np.flatnonzero(np.diff(group_of)) + 1):
             positions = _ranges(self.starts[group], self.counts[group])
             encoded = kernel("dictionary_encode", kernel("take", self.docs, _int_array(positions)))
             local = np.repeat(np.arange(group.size), self.counts[group])
             self.check(group, positions, local, local * len(encoded.dictionary) + numbers(encoded.indices))
-            first = last
 
 
 @dataclass
 class Ranked:
-    """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only where the
-    preset keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (row of the part)."""
+    """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only if the preset
+    keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (place among kept rows)."""
 
     grade: np.ndarray
     judged: np.ndarray
@@ -238,10 +234,9 @@ class Ranked:
 def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
 ) -> tuple[Ranked, set[bytes], np.ndarray]:
-    """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
-    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice. The
-    run's documents and those judged for the part's queries are encoded together (one hash pass): each (query,
-    document) is one integer key, matched exactly and found exactly when given twice."""
+    """The evaluated queries of ``columns`` as :class:`Ranked`, the ids of queries without judgments and the codes of
+    those not eligible (``max_docs``, -M, bounds only the check of documents ranked twice). One hash pass encodes the
+    run's documents and the judged ones: each (query, document) is one integer key, matched and found twice exactly."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":
@@ -258,12 +253,11 @@ def rank_part(
         starts = block_starts(kept_codes)
     lengths = np.diff(np.append(starts, rows.size))
     block_codes = kept_codes[starts]
-    # The run's documents and those judged for the part's queries, encoded together.
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
     judged_docs = kernel("take", judgments.docs, _int_array(positions))
     encoded = kernel("dictionary_encode", binary_ids(columns.doc, judged_docs))
     doc_ids, doc_codes = binary_ids(encoded.dictionary), numbers(encoded.indices)
-    n_ids, m = len(doc_ids), positions.size
+    n_ids = len(doc_ids)
     run_doc = doc_codes[: codes.size] if identity else doc_codes[rows]  # per row of the part
     judged_doc = doc_codes[codes.size :]
     judged_query = np.repeat(np.arange(block_codes.size), judgments.counts[block_codes])
@@ -277,7 +271,7 @@ def rank_part(
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
     keys = ranked_query[hits] * n_ids + run_doc[hits]
-    at = np.minimum(np.searchsorted(sorted_keys, keys), max(m - 1, 0))
+    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
     found = sorted_keys[at] == keys
     hits, at = hits[found], at[found]
     matched = judgments.grade[positions[order[at]]]
@@ -298,23 +292,15 @@ def rank_part(
     look = kept[np.bincount(kept_doc, minlength=n_ids)[kept_doc] > 1]
     pair = _repeated(ranked_query[look] * n_ids + run_doc[look]) if look.size else None
     if pair is not None:
-        first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
+        first = int(look[pair[0]])
         query = judgments.query_text(block_codes[ranked_query[first] :][:1])[0]
-        doc = doc_ids[int(run_doc[first])].as_py().decode(errors="replace")
-        raise InputError(
-            f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
-            f"(again at {columns.where(rows[second])}); trec_eval refuses this too"
-        )
-    if not identity:
-        ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
+        raise _twice(columns, [int(rows[look[i]]) for i in pair], doc_ids[int(run_doc[first])].as_py(), query, "ranked")
     return ranked, set(unknown), ineligible
 
 
 def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
     """Whether scores ever rise inside a query, and the positions i tied with i + 1 in the same query."""
-    if score.size < 2:
-        return False, np.zeros(0, dtype=np.int64)
-    same_query = np.ones(score.size - 1, dtype=bool)
+    same_query = np.ones(max(score.size - 1, 0), dtype=bool)
     same_query[starts[starts > 0] - 1] = False
     # Compared, not subtracted: two equal infinities (a float32 preset's overflow) tie, and inf - inf is NaN.
     before, after = score[:-1], score[1:]
@@ -390,15 +376,12 @@ def measure_values(
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
-    if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
-        k = min(k, 2**62)
+    k = 2**62 if k is None else min(k, 2**62)  # no cut-off: one beyond every list (below int64's limit for numpy)
     source = judgments.qrels.source
     gains = _gains(measure, gain, ranked.grade, ranked.judged, source)
     lengths = ranked.lengths
-    # the power of two at or above each list's and ideal's length cut at k (at least 1)
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
-    longest = np.maximum(longest if k is None else np.minimum(longest, k), 1)
-    widths = 1 << np.ceil(np.log2(longest)).astype(np.int64)
+    widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
     for width in distinct(widths)[0].tolist():  # the DCG and ideal DCG of the queries of one width, each row alone
@@ -409,7 +392,7 @@ def measure_values(
             scores = padded(ranked.score, starts, counts, full, -np.inf)
             rows = ranked_gains(padded(gains, starts, counts, full, 0.0), scores, k, "average")[:, :width]
         else:
-            rows = padded(gains, starts, counts if k is None else np.minimum(counts, k), width, 0.0)
+            rows = padded(gains, starts, np.minimum(counts, k), width, 0.0)
         dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
         # The ideal ranking's gains, summed over as many ranks as the group's longest needs: zero gains beyond a
         # query's own add exactly 0, so its sum does not depend on the group.
@@ -420,8 +403,7 @@ def measure_values(
             codes = ranked.codes[group]
             ideal_start, ideal_count = judgments.ideal_start[codes], judgments.ideal_count[codes]
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-                relevant = judgments.relevant_count[codes]
-                ideal_count = relevant if k is None else np.minimum(relevant, k)
+                ideal_count = np.minimum(judgments.relevant_count[codes], k)
             ideal_width = int(max(ideal_count.max(), 1))
             top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
             top = _gains(measure, gain, top, None, source)
