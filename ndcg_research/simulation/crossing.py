@@ -60,10 +60,8 @@ def crossing_table(
             lo, hi = grid[changed[0] - 1], grid[changed[0]]
             while hi - lo > 1:  # invariant: the sign at lo is the starting sign, at hi it is not
                 mid = (lo + hi) // 2
-                if np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign:
-                    lo = mid
-                else:
-                    hi = mid
+                same = np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign
+                lo, hi = (mid, hi) if same else (lo, mid)
             crossing = float(hi)
         decay, start, end = parse_discount(spec).decay, float(gaps[0, j]), float(gaps[-1, j])
         rows.append((model, first, second, spec, decay, n_min, n_max, start, end, crossing, bool(start > 0)))

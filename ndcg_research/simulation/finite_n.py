@@ -202,11 +202,10 @@ def prediction(
     elif regime == "regularly varying":
         lim = power_limit(model, ranker, d.kwargs["beta"], gain=gain)
         out.update(limit=lim, first_order=lim)
-    elif regime == "critical":  # zipf: the 1/ln n approximation; zipflog: only the limit
-        first = zipf_approximation(model, ranker, n, gain=gain) if d.name != "zipflog" else math.nan
+    elif regime in ("critical", "summable"):  # critical but zipflog: the 1/ln n approximation; else only the limit
+        zipf_like = regime == "critical" and d.name != "zipflog"
+        first = zipf_approximation(model, ranker, n, gain=gain) if zipf_like else math.nan
         out.update(limit=top_limit(model, ranker, gain=gain), first_order=first)
-    elif regime == "summable":
-        out.update(limit=top_limit(model, ranker, gain=gain), first_order=math.nan)
     else:
         out.update(limit=1.0, first_order=1.0)
     out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain=gain) if finite_n else math.nan

@@ -55,13 +55,7 @@ def decay_index(discount: str | Discount) -> float:
     d = parse_discount(discount, builtin_only=True)
     if d.decay == "constant":
         raise ValueError("the constant discount gives every ranker the same value: no gap to scale")
-    if d.name == "geometric":
-        return math.inf
-    if d.name in ("zipf", "zipflog"):
-        return 1.0
-    if d.name == "power":
-        return d.kwargs["beta"]
-    return 0.0  # slowly varying
+    return {"geometric": math.inf, "zipf": 1.0, "zipflog": 1.0}.get(d.name, d.kwargs.get("beta", 0.0))  # power, else 0
 
 
 def gap_exponent(
