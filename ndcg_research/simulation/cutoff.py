@@ -151,8 +151,6 @@ class CutoffSweep(Sweep):
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""
         table = super().annotate(table)
-        k = {(r, n): parse_cutoff(r).k(n) for r in self.rules for n in self.ns}
-        table.insert(
-            table.columns.get_loc("n") + 1, "k", [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)]
-        )
+        k = [parse_cutoff(r).k(n) for r, n in zip(table["rule"], table["n"], strict=True)]
+        table.insert(table.columns.get_loc("n") + 1, "k", k)
         return table

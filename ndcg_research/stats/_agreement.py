@@ -135,8 +135,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     tables = []
     for size in sizes:
         means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
-        d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
-        d2 = means[1][:, first] - means[1][:, second]
+        d1, d2 = means[:, :, first] - means[:, :, second]  # each trials x pairs
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)
