@@ -75,8 +75,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
     """One row per combination of axis labels (first axis slowest), one column per array over the axes (or scalar)."""
     shape = tuple(len(labels) for labels in axes.values())
-    rows = list(itertools.product(*axes.values()))
-    table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))
+    table = pd.DataFrame(list(itertools.product(*axes.values())), columns=list(axes))
     for name, value in columns.items():
         array = np.asarray(value)
         if array.ndim == 0:

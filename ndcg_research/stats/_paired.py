@@ -18,17 +18,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_bool, check_option, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    all_pairs,
-    check_jobs,
-    check_level,
-    check_pair,
-    check_scores,
-    check_seed,
-    renamed_test,
-)
+from .._validation import check_array, check_bool, check_int, check_option, check_resamples
+from ._inputs import METHOD_ALIAS, all_pairs, check_jobs, check_level, check_pair, check_scores, renamed_test
 from ._intervals import (
     ALPHA,
     CONFIDENCE,
@@ -160,9 +151,8 @@ def _test_options(
     interval = check_option(interval, "interval", kinds, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
-    return dict(
-        test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
-    )
+    seed = check_int(seed, "seed", low=0)
+    return dict(test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
 
 
 def _interval_of(test: str, interval: str | None) -> str:
