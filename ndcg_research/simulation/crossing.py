@@ -1,9 +1,6 @@
-r"""Rankers whose order depends on the discount: where each discount puts the crossing (notebook 10).
-
-``head(m)`` is exact on its first m ranks and random below, ``noisy(sigma)`` imperfect everywhere. With ``H_f(t)`` the
-expected gain in the top t ranks, ``E DCG_A - E DCG_B = sum_r (H_A(r) - H_B(r)) (D(r) - D(r+1))``: a discount decides
-by the weight it gives the ranks where the head leads: with m fixed, every discount that weighs a growing share ends
-up preferring the noisy ranker, at its own n (:func:`crossing_n`). :func:`decision_table` counts simulated decisions.
+r"""Rankers whose order depends on the discount (notebook 10): ``E DCG_A - E DCG_B = sum_r (H_A(r) - H_B(r)) (D(r) -
+D(r+1))`` (``H_f``: expected gain in the top r), so with m fixed every discount that weighs a growing share of ranks
+prefers ``noisy`` to ``head(m)`` from its own n on (:func:`crossing_n`); :func:`decision_table` counts simulated ones.
 """
 
 from __future__ import annotations
@@ -60,10 +57,8 @@ def crossing_table(
             lo, hi = grid[changed[0] - 1], grid[changed[0]]
             while hi - lo > 1:  # invariant: the sign at lo is the starting sign, at hi it is not
                 mid = (lo + hi) // 2
-                if np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign:
-                    lo = mid
-                else:
-                    hi = mid
+                same = np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign
+                lo, hi = (mid, hi) if same else (lo, mid)
             crossing = float(hi)
         decay, start, end = parse_discount(spec).decay, float(gaps[0, j]), float(gaps[-1, j])
         rows.append((model, first, second, spec, decay, n_min, n_max, start, end, crossing, bool(start > 0)))

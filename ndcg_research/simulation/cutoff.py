@@ -34,16 +34,9 @@ class CutoffRule:
 
     def k(self, n: int) -> int:
         """The cut-off for a list of n items (between 1 and n)."""
-        if self.kind == "fixed":
-            k = int(self.value)
-        elif self.kind == "power":
-            # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
-            k = math.ceil(n**self.value - 1e-9)
-        elif self.kind == "fraction":
-            k = math.ceil(self.value * n - 1e-9)
-        else:
-            k = n
-        return int(min(max(k, 1), n))
+        exact = {"fixed": int(self.value), "power": n**self.value, "fraction": self.value * n}.get(self.kind, n)
+        # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
+        return int(min(max(math.ceil(exact - 1e-9), 1), n))
 
     @property
     def exponent(self) -> float:
@@ -158,8 +151,6 @@ class CutoffSweep(Sweep):
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""
         table = super().annotate(table)
-        k = {(r, n): parse_cutoff(r).k(n) for r in self.rules for n in self.ns}
-        table.insert(
-            table.columns.get_loc("n") + 1, "k", [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)]
-        )
+        k = [parse_cutoff(r).k(n) for r, n in zip(table["rule"], table["n"], strict=True)]
+        table.insert(table.columns.get_loc("n") + 1, "k", k)
         return table

@@ -1,10 +1,7 @@
-"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
-
-:func:`finite_n_ndcg` is ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``, without the first-order
-expansion. The item at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)``, so its expected gain is
-``E g_f(U_(r))``, by quadrature on the top and bottom :data:`EXACT_RANKS` ranks (the midpoint ``g_f((r - 1/2) / n)``
-overstates steep tops: ``noisy(sigma=1)`` under ``power(beta=2)`` by 4 standard errors at n = 1000) and
-``g_f(r / (n + 1))`` in between; the r-th largest grade is a binomial tail. :func:`theory_table` adds the asymptotics.
+"""Predictions at a finite n, without the first-order expansion: :func:`finite_n_ndcg` is ``sum_r D(r) E[gain at rank
+r] / sum_r D(r) E[r-th largest gain]``, the gain at rank r ``E g_f(U_(r))`` by quadrature over ``U_(r) ~ Beta(r, n - r +
+1)`` on the top and bottom :data:`EXACT_RANKS` ranks (the midpoint ``g_f((r - 1/2) / n)`` overstates steep tops:
+``noisy(sigma=1)`` under ``power(beta=2)`` by 4 standard errors at n = 1000), ``g_f(r / (n + 1))`` in between.
 """
 
 from __future__ import annotations
@@ -65,9 +62,7 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
     if ranker.kind == "gated":
         return _gated_rank_gains(model, ranker, n, gain)
     if ranker.kind == "head":
-        head = min(ranker.m, n)
-        out = np.empty(n)
-        out[:head] = rank_gains(model, "bayes", n, gain=gain)[:head]
+        head, out = min(ranker.m, n), rank_gains(model, "bayes", n, gain=gain)
         if head < n:
             out[head:] = (n * mean_gain(model, gain=gain) - out[:head].sum()) / (n - head)
         return out
@@ -128,10 +123,8 @@ def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear")
     for step, qk in zip(np.diff(levels), q, strict=False):  # loop over grade levels
         sd = math.sqrt(n * qk * (1 - qk))
         lo, hi = max(1, math.floor(n * qk - 40 * sd)), min(n, math.ceil(n * qk + 40 * sd))
-        tail = np.zeros(n)
-        tail[: lo - 1] = 1.0
-        tail[lo - 1 : hi] = stats.binom.sf(ranks[lo - 1 : hi] - 1, n, qk)
-        out += step * tail
+        out[: lo - 1] += step  # the tail is 1 below lo, 0 above hi
+        out[lo - 1 : hi] += step * stats.binom.sf(ranks[lo - 1 : hi] - 1, n, qk)
     return out
 
 
@@ -202,11 +195,10 @@ def prediction(
     elif regime == "regularly varying":
         lim = power_limit(model, ranker, d.kwargs["beta"], gain=gain)
         out.update(limit=lim, first_order=lim)
-    elif regime == "critical":  # zipf: the 1/ln n approximation; zipflog: only the limit
-        first = zipf_approximation(model, ranker, n, gain=gain) if d.name != "zipflog" else math.nan
+    elif regime in ("critical", "summable"):  # critical but zipflog: the 1/ln n approximation; else only the limit
+        zipf_like = regime == "critical" and d.name != "zipflog"
+        first = zipf_approximation(model, ranker, n, gain=gain) if zipf_like else math.nan
         out.update(limit=top_limit(model, ranker, gain=gain), first_order=first)
-    elif regime == "summable":
-        out.update(limit=top_limit(model, ranker, gain=gain), first_order=math.nan)
     else:
         out.update(limit=1.0, first_order=1.0)
     out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain=gain) if finite_n else math.nan

@@ -145,9 +145,7 @@ class Ranker:
 
     def kappa(self, model: Model) -> float:
         """Slope ``kappa`` of ``g_f(t) = G [lo + (hi - lo) Phi(kappa z_t)]`` (bayes, noisy, random)."""
-        if self.kind == "bayes":
-            return model.a
-        if self.kind == "noisy":
+        if self.kind in ("bayes", "noisy"):  # bayes: sigma = 0, kappa = a
             return model.a / math.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
         if self.kind == "random":
             return 0.0

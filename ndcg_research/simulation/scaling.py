@@ -1,15 +1,8 @@
-r"""How the standardized gap ``d = E[gap] / sd(gap)`` of paired nDCG@k grows with n (notebooks 11, 13).
-
-A heuristic of this package (not Wang et al.'s), in two forms. **Asymptotic** (:func:`gap_exponent`): with the worse
-ranker's shortfall at the top ``~ t^rho`` (:func:`shortfall_exponent`), ``D(r) = r^-beta`` (slowly varying: beta = 0)
-and ``k = n^a``, binary independent grades give the gap ``G ~ n^-rho k^(1+rho-beta)`` (``beta < 1 + rho``) and the
-variance ``V ~ k^(1-2 beta)`` with an uncertain top (``hi < 1``: Bernoulli noise at every rank) or
-``n^-rho k^(1+rho-2 beta)`` with a certain one (only misses are random), bounded beyond; ``d = G / sqrt(V)``. With the
-full list and a slowly varying discount the first-order terms cancel and ``d ~ sqrt(n)`` (notebook 04; the formula
-gives 1/2 too); ``zipflog(gamma)`` is beta = 1 with ``(ln n)^-gamma`` in G; log factors of the normal tails are dropped.
-**Finite n** (:func:`heuristic_table`): the same ratio from the exact expected gains, as if grades were independent
-(it ignores the shared top items: the trend of d more than its level). Where a rare miss of the better ranker at the
-first ranks outweighs the gap (certain top, fast discounts), failures fall only polynomially (notebook 11).
+r"""How the standardized gap ``d = E[gap] / sd(gap)`` of paired nDCG@k grows with n (notebooks 11, 13): a heuristic of
+this package (not Wang et al.'s), derived in ``docs/theory.md``. **Asymptotic** (:func:`gap_exponent`): ``d = G /
+sqrt(V)`` from the worse ranker's shortfall ``~ t^rho`` at the top, ``D(r) = r^-beta`` and ``k = n^a``, binary
+independent grades; **finite n** (:func:`heuristic_table`): the same ratio from the exact expected gains, as if grades
+were independent (it ignores the shared top items: the trend of d more than its level).
 """
 
 from __future__ import annotations
@@ -55,13 +48,7 @@ def decay_index(discount: str | Discount) -> float:
     d = parse_discount(discount, builtin_only=True)
     if d.decay == "constant":
         raise ValueError("the constant discount gives every ranker the same value: no gap to scale")
-    if d.name == "geometric":
-        return math.inf
-    if d.name in ("zipf", "zipflog"):
-        return 1.0
-    if d.name == "power":
-        return d.kwargs["beta"]
-    return 0.0  # slowly varying
+    return {"geometric": math.inf, "zipf": 1.0, "zipflog": 1.0}.get(d.name, d.kwargs.get("beta", 0.0))  # power, else 0
 
 
 def gap_exponent(
@@ -116,10 +103,9 @@ def heuristic_table(
     ns: Sequence[int],
     cutoff: Callable[[int], int] | None = None,
 ) -> pd.DataFrame:
-    """Finite-n heuristic of the standardized gap of nDCG@k for every pair, discount and n (``k = cutoff(n)``, default
-    n): ``G / sqrt(V)`` with the exact expected gains ``m(r)``, ``G = sum (m_better - m_worse) D`` and ``V = sum D^2
-    [m (1 - m)]`` over both rankers (the shared ideal cancels). NaN for the full list under a discount no faster than
-    ``r^-1/2`` (exact cancellation there)."""
+    """Finite-n ``G / sqrt(V)`` of nDCG@k, ``k = cutoff(n)`` (default n), per pair, discount and n: ``G = sum
+    (m_better - m_worse) D``, ``V = sum D^2 [m (1 - m)]`` over both rankers, m the exact expected gains (the shared
+    ideal cancels); NaN for the full list under a discount no faster than ``r^-1/2`` (exact cancellation there)."""
     model = parse_model(model)
     if model.grades != 1:
         raise ValueError(f"the heuristic assumes binary relevance, got {str(model)!r}")

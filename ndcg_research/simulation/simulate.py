@@ -18,15 +18,8 @@ from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import replicate_rng
 
-
-def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
-    """The generator of spawn key ``(experiment, n, *key)``: ``(replicate, 0)`` draws a data set, ``(replicate,
-    ranker.stream)`` a ranker's noise."""
-    return replicate_rng(seed, model.experiment_id, n, *key)
-
-
-#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
-#: :func:`replicate_ndcg` (whose keys have four elements).
+#: Spawn keys ``(experiment, n, replicate, 0)`` draw a data set, ``(..., ranker.stream)`` a ranker's noise; a stream's
+#: end in this, so that no stream shares its numbers with a data set of :func:`replicate_ndcg` (four-element keys).
 STREAM_KEY = 1
 _workspace = threading.local()
 
@@ -66,11 +59,11 @@ class Sample:
 
 def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, replicate: int, stream: bool) -> Sample:
     """The data set of :func:`sample` (sorted features) or of :func:`stream_sample` (arrival order, uniform keys)."""
-    suffix = (STREAM_KEY,) if stream else ()
-    x, y = model.draw(_rng(seed, model, n, replicate, 0, *suffix), n, descending=not stream)
+    key, suffix = (seed, model.experiment_id, n, replicate), (STREAM_KEY,) if stream else ()
+    x, y = model.draw(replicate_rng(*key, 0, *suffix), n, descending=not stream)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        rng = _rng(seed, model, n, replicate, ranker.stream, *suffix)
+        rng = replicate_rng(*key, ranker.stream, *suffix)
         if ranker.kind == "bayes":
             score = x.copy()
         elif ranker.kind == "noisy":
@@ -132,8 +125,8 @@ def replicate_ndcg(
 ) -> np.ndarray:
     """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set: shape (rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
-    buf = _buffers(n)
-    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
+    buf, key = _buffers(n), (seed, model.experiment_id, n, replicate)
+    x, y = model.draw(replicate_rng(*key, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
     vectors = [kernels.discount_vector(d, n) for d in discounts]
     cumulatives = [kernels.cumulative_discount(d, n) for d in discounts]
@@ -152,14 +145,14 @@ def replicate_ndcg(
             ranked, keys = gains, x
         elif ranker.kind == "noisy":
             neg = buf["noise"]
-            _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
+            replicate_rng(*key, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
             order = np.argsort(neg)  # one argsort per noisy ranker
             ranked, keys = _ranked(grades8, order, table), np.take(neg, order)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
             head = ranker.exact_count(x)
-            rest = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])
+            rest = replicate_rng(*key, ranker.stream).permuted(grades8[head:])
             ranked, keys = _ranked(np.concatenate((grades8[:head], rest)), None, table), None
         if keys is not None and np.any(keys[1:] == keys[:-1]):  # tied features or scores (rare: they are continuous)
             ranked = group_means(keys[None, :], ranked[None, :])[0]

@@ -158,11 +158,10 @@ class Sweep(Design):
 
     def canonical(self, axis: str, label: str) -> str:
         """The canonical spelling of a label of one of the :meth:`axes`, e.g. ``"noisy(sigma=1)"``."""
-        if axis == "ranker":
-            return str(parse_ranker(label))
-        if axis == "discount":
-            return str(parse_discount(label))
-        raise ValueError(f"axis must be one of {list(self.axes())}, got {axis!r}")
+        parse = {"ranker": parse_ranker, "discount": parse_discount}
+        if axis not in parse:
+            raise ValueError(f"axis must be one of {list(self.axes())}, got {axis!r}")
+        return str(parse[axis](label))
 
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
         """Work units: consecutive replicates of one n."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import is_bool_dtype, is_float_dtype, is_integer_dtype, is_string_dtype
 
 FLOAT_FORMAT = "%.10g"
 _NAN = "NaN"
@@ -28,13 +29,10 @@ def dtypes_path(path: str | os.PathLike[str]) -> Path:
 
 def _column_type(name: str, column: pd.Series) -> str:
     dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return "bool"
-    if pd.api.types.is_integer_dtype(dtype):
-        return "int64"
-    if pd.api.types.is_float_dtype(dtype):
-        return "float64"
-    if pd.api.types.is_string_dtype(dtype) and column.map(lambda v: isinstance(v, str)).all():
+    for test, kind in ((is_bool_dtype, "bool"), (is_integer_dtype, "int64"), (is_float_dtype, "float64")):
+        if test(dtype):
+            return kind
+    if is_string_dtype(dtype) and column.map(lambda v: isinstance(v, str)).all():
         return "str"
     kinds = sorted({type(v).__name__ for v in column})
     raise TypeError(f"column {name!r} must hold only text, integers, floats or booleans (no missing text), got {kinds}")
@@ -65,12 +63,10 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
         ) from None
     frame = pd.read_csv(
         path,
-        dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
+        dtype={n: (str if k == "str" else k) for n, k in types.items()},
         keep_default_na=False,
         na_values={n: [_NAN] for n, k in types.items() if k == "float64"},
     )
-    for name in (n for n, k in types.items() if k == "bool"):
-        frame[name] = frame[name].map({"True": True, "False": False, True: True, False: False}).astype(bool)
     if list(frame.columns) != list(types):
         raise ValueError(f"{path} has columns {list(frame.columns)}, its dtypes file lists {list(types)}")
     return frame
@@ -79,8 +75,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
     """One row per combination of axis labels (first axis slowest), one column per array over the axes (or scalar)."""
     shape = tuple(len(labels) for labels in axes.values())
-    rows = list(itertools.product(*axes.values()))
-    table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))
+    table = pd.DataFrame(list(itertools.product(*axes.values())), columns=list(axes))
     for name, value in columns.items():
         array = np.asarray(value)
         if array.ndim == 0:

@@ -16,6 +16,7 @@ decreasing rearrangement of the gains, a step function); both integrate to the m
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -124,12 +125,8 @@ class Profile:
         # u = -ln t from t = 1 down to t = e^-745 (the smallest positive double; every integrand
         # is below 1e-30 there, and stopping keeps quadrature roundoff from being integrated forever).
         pieces = sorted({0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 745.0} | {-math.log(b) for b in self.breaks})
-        return float(
-            sum(
-                integrate.quad(lambda u: float(f(np.array([u]))[0]), a, b, limit=200, epsabs=1e-12, epsrel=1e-10)[0]
-                for a, b in zip(pieces[:-1], pieces[1:], strict=False)
-            )
-        )
+        quad = functools.partial(integrate.quad, lambda u: float(f(np.array([u]))[0]), limit=200)
+        return float(sum(quad(a, b, epsabs=1e-12, epsrel=1e-10)[0] for a, b in itertools.pairwise(pieces)))
 
     def _step_integral(self, weight: str, beta: float) -> float:
         e, v = self.edges, self.values

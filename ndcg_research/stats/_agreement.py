@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_array, check_resamples, type_and_value
-from ._inputs import all_pairs, check_count, check_level, check_pair, check_scores, check_seed
+from .._validation import check_array, check_int, check_resamples, type_and_value
+from ._inputs import all_pairs, check_level, check_pair, check_scores
 from ._paired import TIE_TOLERANCE
 from ._resampling import TOLERANCE, query_subsets
 
@@ -117,13 +117,13 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     >>> bool(table.swap_rate.iloc[1] < table.swap_rate.iloc[0])   # more queries, fewer swaps
     True
     """
-    trials, seed = check_resamples(trials, "trials"), check_seed(seed)
+    trials, seed = check_resamples(trials, "trials"), check_int(seed, "seed", low=0)
     bins = check_array(bins, "bins", ndim=1, min_size=1, low=0, none=True)
     matrix = check_scores(scores, "scores").values
     if isinstance(sizes, (list, tuple, np.ndarray)) and np.ndim(sizes) == 1:
-        sizes = [check_count(size, f"sizes[{i}]") for i, size in enumerate(sizes)]
+        sizes = [check_int(size, f"sizes[{i}]", low=1) for i, size in enumerate(sizes)]
     elif np.ndim(sizes) == 0 and not isinstance(sizes, (str, bytes)):
-        sizes = [check_count(sizes, "sizes")]
+        sizes = [check_int(sizes, "sizes", low=1)]
     else:
         raise TypeError(f"sizes must be an integer >= 1 or a sequence of them, got {type_and_value(sizes)}")
     if not sizes:
@@ -135,8 +135,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     tables = []
     for size in sizes:
         means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
-        d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
-        d2 = means[1][:, first] - means[1][:, second]
+        d1, d2 = means[:, :, first] - means[:, :, second]  # each trials x pairs
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)

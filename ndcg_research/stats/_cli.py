@@ -123,16 +123,13 @@ def _settings(c: Any) -> dict[str, Any]:
 
 def _describe(c: Any) -> str:
     done = _settings(c)
-    test = c.test
+    drawn, boot = done["resamples"], done["interval_resamples"]  # None where they do not apply, else >= 1
+    test = f" ({drawn} resamples)" if drawn else ""
     if done["exact"]:
-        test += f" (exact: {done['sign_patterns']} sign patterns)"
-    elif done["resamples"] is not None:
-        test += f" ({done['resamples']} resamples)"
-    interval = c.interval
-    if done["interval_resamples"] is not None:
-        interval += f", {done['interval_resamples']} resamples"
-    seed = f", seed {c.seed}" if done["resamples"] is not None or done["interval_resamples"] is not None else ""
-    return f"test {test}, correction {c.correction}, {c.confidence * 100:g}% intervals ({interval}){seed}"
+        test = f" (exact: {done['sign_patterns']} sign patterns)"
+    interval = c.interval + (f", {boot} resamples" if boot else "")
+    seed = f", seed {c.seed}" if drawn or boot else ""
+    return f"test {c.test}{test}, correction {c.correction}, {c.confidence * 100:g}% intervals ({interval}){seed}"
 
 
 def _text(comparisons: dict[str, Any], *, n_queries: int) -> str:

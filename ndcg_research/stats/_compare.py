@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_option, check_resamples
+from .._validation import check_int, check_option, check_resamples
 from ..core import _kernels as kernels
-from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _interval_of, _pairwise_tests
@@ -108,7 +108,7 @@ def compare_systems(
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     interval = check_option(interval, "interval", INTERVALS, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
-    seed, n_jobs = check_seed(seed), check_jobs(n_jobs)
+    seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
     checked = check_scores(scores, "scores")
     matrix, names = checked.values, system_names(checked, systems)
     if correction is None:

@@ -103,16 +103,6 @@ def check_level(value: Any, name: str) -> float:
     return check_real(value, name, low=0, high=1, closed="neither")
 
 
-def check_seed(value: Any, name: str = "seed") -> int:
-    """The entropy of a SeedSequence: an integer >= 0."""
-    return check_int(value, name, low=0)
-
-
-def check_count(value: Any, name: str) -> int:
-    """A positive count: worker threads, trials."""
-    return check_int(value, name, low=1)
-
-
 def check_jobs(n_jobs: Any) -> int:
     """Worker threads by joblib's rule: a positive number, or the cores plus one plus ``n_jobs`` (-1: every core)."""
     n_jobs = check_int(n_jobs, "n_jobs")

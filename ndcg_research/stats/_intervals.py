@@ -7,7 +7,7 @@ import numpy as np
 from scipy import special, stats
 
 from .._validation import check_array, check_int
-from ._inputs import check_count, check_level
+from ._inputs import check_level
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -91,7 +91,7 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
-    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
+    successes, trials = check_int(successes, "successes", low=0), check_int(trials, "trials", low=1)
     return _wilson(successes, trials, check_level(confidence, "confidence"))
 
 

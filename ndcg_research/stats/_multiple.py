@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_option, check_resamples
-from ._inputs import all_pairs, check_jobs, check_level, check_scores, check_seed
+from .._validation import check_array, check_int, check_option, check_resamples
+from ._inputs import all_pairs, check_jobs, check_level, check_scores
 from ._intervals import ALPHA
 from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads
 
@@ -130,7 +130,7 @@ def tukey_hsd(
     [0.006, 0.004, 1.0]
     """
     b, alpha = check_resamples(n_resamples), check_level(alpha, "alpha")
-    seed, n_jobs = check_seed(seed), check_jobs(n_jobs)
+    seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
     return _tukey_hsd(check_scores(scores, "scores").values, b, alpha, seed, n_jobs)
 
 

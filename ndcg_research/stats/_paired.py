@@ -18,17 +18,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_bool, check_option, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    all_pairs,
-    check_jobs,
-    check_level,
-    check_pair,
-    check_scores,
-    check_seed,
-    renamed_test,
-)
+from .._validation import check_array, check_bool, check_int, check_option, check_resamples
+from ._inputs import METHOD_ALIAS, all_pairs, check_jobs, check_level, check_pair, check_scores, renamed_test
 from ._intervals import (
     ALPHA,
     CONFIDENCE,
@@ -160,9 +151,8 @@ def _test_options(
     interval = check_option(interval, "interval", kinds, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
-    return dict(
-        test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
-    )
+    seed = check_int(seed, "seed", low=0)
+    return dict(test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
 
 
 def _interval_of(test: str, interval: str | None) -> str:
@@ -350,13 +340,9 @@ class _PrecomputedResamples:
     def difference_means(
         self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Resampled means of the scaled differences ``d`` (pairs x B) and per pair a bound on their rounding error.
-
-        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary orders of magnitude
-        of its differences, else from ``d``. A mean of n terms rounded at the scale of the largest (``2**shift``) may
-        differ from ``d.mean()`` by about ``n * eps * 2**shift`` (bounded by four times that), which the identity
-        resample, always reaching the observed mean, must not miss by.
-        """
+        """Resampled means of ``d`` (pairs x B), from the systems' when within ``_SHIFT_LIMIT``, and per pair a bound on
+        their rounding (n terms at scale ``2**shift``: up to ``4 n eps 2**shift``), which the identity resample, always
+        reaching the observed mean, must not miss by."""
         out = np.empty((d.shape[0], self.resamples.n_resamples))
         shift = np.zeros(d.shape[0], dtype=np.int64)
         direct = np.ones(d.shape[0], dtype=bool)
@@ -498,11 +484,8 @@ def _test_chunk(
 
 
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
-    """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
-
-    scipy's ``method="auto"`` picks one method for a whole batch (not exact as soon as one row has a zero or a tie), so
-    rows with a zero or a tied ``|d_q|`` and rows without are tested apart. All-zero rows: 1.
-    """
+    """Two-sided Wilcoxon p-values of each row as ``scipy.stats.wilcoxon`` of that row alone: its ``"auto"`` picks one
+    method per batch (not exact once a row has a zero or a tie), so rows with and without are tested apart. Zeros: 1."""
     zero = np.all(d == 0, axis=1)
     magnitudes = np.sort(np.abs(d), axis=1)
     irregular = np.any(d == 0, axis=1) | np.any(magnitudes[:, 1:] == magnitudes[:, :-1], axis=1)

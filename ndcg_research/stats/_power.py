@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_option, check_resamples
-from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
+from .._validation import check_int, check_option, check_resamples
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test, system_names
 from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
@@ -123,7 +123,7 @@ def discriminative_power(
     alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
     n_resamples = check_resamples(n_resamples)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
-    seed, n_jobs = check_seed(seed), check_jobs(n_jobs)
+    seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
     checked = check_scores(scores, "scores")
     matrix, names = checked.values, system_names(checked, systems)
     if correction is not None and test == "tukey":

@@ -1,7 +1,5 @@
-"""The statistics the simulation studies share, not public API: summaries of replicates, labels of proportions,
-whether two runs of an experiment agree, random query subsets (``query_subsets``, re-exported from ``_resampling``).
-The callers are the package's own, so their arguments are not checked as the public functions check theirs.
-"""
+"""The statistics the simulation studies share (not public API, so arguments unchecked): summaries of replicates, labels
+of proportions, whether two runs of an experiment agree, random query subsets (re-exported from ``_resampling``)."""
 
 from typing import Any
 

@@ -1,11 +1,9 @@
 """Resampling weights shared by every pair of systems, seeded blocks, random query subsets, and the worker pool.
 
-A bootstrap resample or a sign flip is a weight vector over the queries, so the resampled sums of many pairs are one
-matrix product: drawn once and shared by all pairs, all-pairs tests are a few BLAS calls
-(``benchmarks/bench_stats.py``). Block ``k`` of stream ``s`` draws from ``SeedSequence(seed, spawn_key=(s, k))``: every
-resample is fixed by ``(seed, stream, index)``, whatever the workers or the pairs compared. A bootstrap block draws the
-query indices as ``scipy.stats.bootstrap`` does from the same generator. ``"exact"`` enumerates the sign vectors with a
-first sign ``+1``: ``s`` and ``-s`` give the same ``|mean(s * d)|``, so counting over half is exact.
+A resample is a weight vector over the queries, so all pairs' resampled sums are a few BLAS matrix products
+(``benchmarks/bench_stats.py``). Block ``k`` of stream ``s`` draws from ``SeedSequence(seed, spawn_key=(s, k))`` (a
+bootstrap block as ``scipy.stats.bootstrap`` would), whatever the workers or the pairs compared. ``"exact"`` enumerates
+the sign vectors with a first sign ``+1``: ``s`` and ``-s`` give the same ``|mean(s * d)|``, so half is exact.
 """
 
 from __future__ import annotations

@@ -100,14 +100,12 @@ def run_matrices(
             f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
             f"only the {common.size} queries every run answered are compared"
         )
-    matrices = {}
-    for i, measure in enumerate(result.measures):
-        rows = []
-        for queries, values in zip(result.queries, result.values, strict=True):
-            keep = np.isin(queries, common)
-            order = np.argsort(queries[keep], kind="stable")
-            rows.append(values[i][keep][order])
-        matrices[measure.name] = np.vstack(rows)
+    kept = [np.flatnonzero(np.isin(queries, common)) for queries in result.queries]
+    kept = [keep[np.argsort(queries[keep], kind="stable")] for queries, keep in zip(result.queries, kept, strict=True)]
+    matrices = {
+        m.name: np.vstack([v[i][keep] for v, keep in zip(result.values, kept, strict=True)])
+        for i, m in enumerate(result.measures)
+    }
     return RunMatrices(
         systems=list(result.runs), queries=np.sort(common, kind="stable"), matrices=matrices, notes=tuple(notes)
     )
