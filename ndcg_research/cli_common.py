@@ -1,7 +1,7 @@
 """Command-line helpers shared by every command, below every layer (imports the standard library and
 :mod:`ndcg_research._validation` only): the program's name, argparse types that check numbers with the
-package's own checks (an option refuses what the Python API refuses, in the same words), the arguments of
-the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON."""
+package's own checks (an option refuses what the Python API refuses, in the same words), one-line errors and
+notes, output that survives a closed pipe, strict JSON."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ._validation import Closed, check_int, check_real
@@ -67,90 +67,15 @@ non_negative_int = int_argument(low=0)
 share = real_argument(low=0, high=1, closed="neither")
 
 
-def add_convention_argument(
-    parser: argparse.ArgumentParser, conventions: Sequence[str], aliases: Sequence[str]
-) -> None:
-    """``--convention NAME``: a preset's name or alias; a bad one is a usage error that lists the presets' names."""
-
-    def preset(text: str) -> str:
-        if text in conventions or text in aliases:
-            return text
-        raise argparse.ArgumentTypeError(f"unknown convention {text!r}; valid conventions: {', '.join(conventions)}")
-
-    parser.add_argument(
-        "--convention",
-        default="trec_eval",
-        type=preset,
-        metavar="NAME",
-        help=f"whose rules to follow (default trec_eval): {', '.join(conventions)}",
-    )
-
-
-def add_missing_query_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``)."""
-    missing = parser.add_mutually_exclusive_group()
-    missing.add_argument(
-        "-c",
-        "--complete_rel_info_wanted",
-        dest="complete",
-        action="store_true",
-        default=None,
-        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
-        "and ranx conventions)",
-    )
-    missing.add_argument(
-        "--answered-only",
-        dest="complete",
-        action="store_false",
-        help="leave a judged query missing from a run out of the mean (default of the other conventions)",
-    )
-
-
-def add_collection_arguments(
-    parser: argparse.ArgumentParser,
-    *,
-    runs_help: str,
-    measure_help: str,
-    conventions: Sequence[str],
-    aliases: Sequence[str] = (),
-) -> None:
-    """The arguments of ``evaluate`` and ``compare``, defined once so that they read and check alike."""
-    parser.add_argument(
-        "qrels",
-        metavar="QRELS",
-        help="qrels file (query iteration document relevance), plain or compressed; - reads standard "
-        "input; with --input svmlight, the SVMlight/LETOR data file",
-    )
-    parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
-    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
-    add_convention_argument(parser, conventions, aliases)
-    add_missing_query_arguments(parser)
-    parser.add_argument(
-        "--input",
-        default="trec",
-        choices=["trec", "svmlight"],
-        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file "
-        "(relevance qid:Q features # docid = ID) and each RUN a model's predictions for it, one "
-        "score per line",
-    )
-    parser.add_argument(
-        "--quiet", action="store_true", help="do not print notes (queries left out or scored 0, ...) on standard error"
-    )
-
-
 def fail(command: str, message: str) -> int:
     """Print ``ndcg-research COMMAND: error: MESSAGE`` (on one line, as argparse's usage errors) on stderr; return 1."""
-    print(f"{PROG} {command}: error: {_one_line(message)}", file=sys.stderr)
+    print(f"{PROG} {command}: error: " + message.replace("\n", " "), file=sys.stderr)
     return 1
 
 
 def note(command: str, message: str) -> None:
     """Print ``ndcg-research COMMAND: note: MESSAGE`` (on one line) on standard error."""
-    print(f"{PROG} {command}: note: {_one_line(message)}", file=sys.stderr)
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split("\n"))
+    print(f"{PROG} {command}: note: " + message.replace("\n", " "), file=sys.stderr)
 
 
 def finish(command: str, notes: Iterable[str], quiet: bool, text: str) -> int:

@@ -8,17 +8,8 @@ import importlib.util
 import os
 from typing import Any
 
-from ..cli_common import (
-    add_convention_argument,
-    add_missing_query_arguments,
-    fail,
-    non_negative_int,
-    note,
-    positive_int,
-    share,
-    strict_json,
-    write_output,
-)
+from ..cli_common import fail, non_negative_int, note, positive_int, share, strict_json, write_output
+from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
 Which nDCG setting suits this collection? For every candidate discount (log2, loglog,
@@ -33,8 +24,6 @@ log2's. A fixed rule recommends one setting, with its reasons. Needs at least tw
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``advise`` command to the subcommands of ``ndcg-research``."""
-    from ..evaluation import ALIASES, CONVENTIONS
-
     parser = sub.add_parser(
         "advise",
         help="which discount, cut-off and gain suit this collection: candidates measured, one recommended",
@@ -45,8 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "runs", metavar="RUN", nargs="+", help="two or more run files (query Q0 document rank score tag)"
     )
-    add_convention_argument(parser, list(CONVENTIONS), list(ALIASES))
-    add_missing_query_arguments(parser)
+    add_convention_arguments(parser)
     parser.add_argument("--alpha", type=share, default=0.05, help="significance level (default 0.05)")
     parser.add_argument(
         "--target-swap-rate", type=share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, finish, json_value, non_negative_int, strict_json
+from ..cli_common import fail, finish, json_value, non_negative_int, strict_json
 from ..core import parse_discount, parse_gain
 from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
@@ -41,8 +41,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser,
         runs_help="run file(s) (query Q0 document rank score tag); - reads standard input",
         measure_help="measure to compute (repeatable); see above",
-        conventions=list(CONVENTIONS),
-        aliases=list(ALIASES),
     )
     parser.add_argument(
         "-q", "--query_eval_wanted", dest="per_query", action="store_true", help="also print the value of each query"
@@ -80,6 +78,64 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="output format (default trec: trec_eval's text)",
     )
     parser.set_defaults(run=run)
+
+
+def add_convention_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--convention NAME`` (a preset's name or alias; a bad one is a usage error that lists the presets' names) and
+    ``-c`` / ``--answered-only``, what a judged query missing from a run counts (``args.complete``)."""
+
+    def preset(text: str) -> str:
+        if text in CONVENTIONS or text in ALIASES:
+            return text
+        raise argparse.ArgumentTypeError(f"unknown convention {text!r}; valid conventions: {', '.join(CONVENTIONS)}")
+
+    parser.add_argument(
+        "--convention",
+        default="trec_eval",
+        type=preset,
+        metavar="NAME",
+        help=f"whose rules to follow (default trec_eval): {', '.join(CONVENTIONS)}",
+    )
+    missing = parser.add_mutually_exclusive_group()
+    missing.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        dest="complete",
+        action="store_true",
+        default=None,
+        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
+        "and ranx conventions)",
+    )
+    missing.add_argument(
+        "--answered-only",
+        dest="complete",
+        action="store_false",
+        help="leave a judged query missing from a run out of the mean (default of the other conventions)",
+    )
+
+
+def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str, measure_help: str) -> None:
+    """The arguments of ``evaluate`` and ``compare``, defined once so that they read and check alike."""
+    parser.add_argument(
+        "qrels",
+        metavar="QRELS",
+        help="qrels file (query iteration document relevance), plain or compressed; - reads standard "
+        "input; with --input svmlight, the SVMlight/LETOR data file",
+    )
+    parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
+    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
+    add_convention_arguments(parser)
+    parser.add_argument(
+        "--input",
+        default="trec",
+        choices=["trec", "svmlight"],
+        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file "
+        "(relevance qid:Q features # docid = ID) and each RUN a model's predictions for it, one "
+        "score per line",
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="do not print notes (queries left out or scored 0, ...) on standard error"
+    )
 
 
 def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli_common import add_collection_arguments, fail, finish, non_negative_int, positive_int, share, strict_json
+from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
+from ..evaluation.cli import add_collection_arguments, read_collection
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -38,14 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from ..evaluation import ALIASES, CONVENTIONS
-
     add_collection_arguments(
         parser,
         runs_help="two or more run files (query Q0 document rank score tag)",
         measure_help="measure (repeatable; default ndcg)",
-        conventions=list(CONVENTIONS),
-        aliases=list(ALIASES),
     )
     parser.add_argument(
         "--test",
@@ -85,7 +82,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
-    from ..evaluation.cli import read_collection
     from ._compare import compare_systems
     from ._runs import run_matrices
 
