@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -96,10 +97,8 @@ def console(argv: Sequence[str] | None = None) -> NoReturn:
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
     if argv[:1] and argv[0] in ARROW_COMMANDS:
-        try:
+        with contextlib.suppress(BrokenPipeError):  # a reader such as `head` closed the pipe: its business
             sys.stdout.flush()
             sys.stderr.flush()
-        except BrokenPipeError:  # a reader such as `head` closed the pipe: its business, not an error
-            pass
         os._exit(status)
     sys.exit(status)

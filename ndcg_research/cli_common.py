@@ -6,6 +6,7 @@ notes, output that survives a closed pipe, strict JSON."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -108,12 +109,10 @@ def write_output(command: str, text: str) -> int:
 
 def drop_stdout() -> None:
     """Forget what could not be written, so that the interpreter's final flush does not fail again."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError):
-        pass
 
 
 def json_value(value: Any) -> Any:

@@ -140,9 +140,7 @@ def format_parameters(parameters: Sequence[profiles.NotebookParameter]) -> str:
 
 
 #: The modules of the notebooks extra (pyproject.toml) and those they bring, by their import names.
-_NOTEBOOKS_EXTRA = frozenset(
-    {"matplotlib", "papermill", "nbformat", "yaml", "tqdm", "ipykernel", "jupyter_client", "nbclient"}
-)
+_NOTEBOOKS_EXTRA = ("matplotlib", "papermill", "nbformat", "yaml", "tqdm", "ipykernel", "jupyter_client", "nbclient")
 
 
 def _reporting_errors(command: str, action: Callable[[], object]) -> int:

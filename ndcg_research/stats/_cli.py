@@ -11,13 +11,12 @@ from typing import Any
 from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
 from ..evaluation.cli import add_collection_arguments, read_collection
 
-__all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
+__all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS"]
 
 #: The library's choices, repeated so that ``--help`` does not import scipy (tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("t", "percentile", "bca")
-FORMATS = ("text", "csv", "json")
 
 _DESCRIPTION = """\
 Compare systems on a test collection: for each measure, every run's mean with its confidence
@@ -70,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format",
         default="text",
-        choices=FORMATS,
+        choices=["text", "csv", "json"],
         help="output format (default text; csv: one table, a row per run and per pair)",
     )
     parser.add_argument(
@@ -145,13 +144,12 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
     rows = []
     for measure, c in comparisons.items():
-        settings = {"measure": measure, **_settings(c)}
+        settings = {"measure": measure, "queries": n_queries, **_settings(c)}
         systems = c.systems.rename(columns={"system": "system_a", "mean": "estimate"}).assign(kind="mean", **settings)
         pairs = c.pairs.rename(columns={"difference": "estimate"}).assign(kind="difference", **settings)
         rows.extend([systems, pairs])
     table = pd.concat(rows, ignore_index=True)
     first = ["measure", "kind", "system_a", "system_b", "estimate", "ci_low", "ci_high", "queries"]
-    table["queries"] = n_queries
     # counts stay integers (pandas makes a column with a gap float): empty where they do not apply
     for column in ("wins", "ties", "losses", "sign_patterns", "resamples", "interval_resamples"):
         table[column] = table[column].astype("Int64")
