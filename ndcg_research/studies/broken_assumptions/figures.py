@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import COLUMN_WIDTH_CM, column_figure
+from ...pipeline.style import COLUMN_WIDTH_CM, cell_grid, column_figure
 from ...simulation.tables import read_table
 from .models import TwoFeatureModel
 
@@ -82,8 +82,7 @@ def gain_by_rank_figure(
     """Expected gain by rank of every two-feature ranker (exact: lines; simulated per bin: markers), with the ranks
     where studied pairs cross."""
     with matplotlib.rc_context(FONT_SIZES):
-        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54, 3.3), layout="constrained")
-        ax = fig.subplots()
+        fig, [[ax]], _ = cell_grid([None], [None], (COLUMN_WIDTH_CM / 2.54, 3.3), pad=0.0)
         r = np.arange(1, n + 1)
         for c, ranker in enumerate(rankers):
             ax.plot(r, model.rank_gains(ranker, n), color=f"C{c}", lw=1.1, label=ranker)

@@ -67,6 +67,4 @@ def two_feature_summary(ndcg: pd.DataFrame, constants: pd.DataFrame) -> pd.DataF
     out = constants.set_index("ranker")[["c_f", "power_half_limit"]].rename(
         columns={"c_f": "c_f (first order)", "power_half_limit": "limit, power(beta=0.5)"}
     )
-    out[f"mean, log2, n = {n1}"] = at["log2"]
-    out[f"mean, loglog, n = {n1}"] = at["loglog"]
-    return rounded(out, 4)
+    return rounded(out.join(at[["log2", "loglog"]].rename(columns=lambda d: f"mean, {d}, n = {n1}")), 4)

@@ -79,9 +79,8 @@ def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Rank
 
 
 def mcdiarmid_bound(expected_gap: float, n: int, top_weight: float, last_weight: float) -> float:
-    r"""(b) McDiarmid's bound ``exp(-2 E[F]^2 / (n c^2))``, ``c = 2 (D(1) - D(n))``, on ``P(DCG_A - DCG_B <= 0)``.
-
-    1 when the expected gap is not positive."""
+    r"""(b) McDiarmid's bound ``exp(-2 E[F]^2 / (n c^2))``, ``c = 2 (D(1) - D(n))``, on ``P(DCG_A - DCG_B <= 0)``; 1
+    when the expected gap is not positive."""
     if expected_gap <= 0:
         return 1.0
     c = 2 * (top_weight - last_weight)
@@ -100,12 +99,10 @@ def mcdiarmid_first_order(
     return math.exp(-n * (model.mean_grade * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
 
 
-def mcdiarmid_informative_n(
-    model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, level: float = 0.05
-) -> float:
+def mcdiarmid_informative_n(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str) -> float:
     """The list length from which the first-order McDiarmid bound (falling with n for a slowly varying discount) is
-    below ``level``: Brent's method in ln n."""
-    excess = lambda ln_n: mcdiarmid_first_order(model, better, worse, discount, math.exp(ln_n)) - level  # noqa: E731
+    below 0.05: Brent's method in ln n."""
+    excess = lambda ln_n: mcdiarmid_first_order(model, better, worse, discount, math.exp(ln_n)) - 0.05  # noqa: E731
     return math.exp(optimize.brentq(excess, math.log(100.0), math.log(1e300), xtol=1e-12))
 
 

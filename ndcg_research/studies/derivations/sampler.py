@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 from scipy import integrate, special
@@ -22,8 +22,7 @@ from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 FULL_SHARE = 0.25
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     """One replicate: ranker f's first ``counts[f]`` grades (0/1) and the relevant items among all n."""
 
     grades: tuple[np.ndarray, ...]

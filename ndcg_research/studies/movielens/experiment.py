@@ -237,9 +237,8 @@ def first_order_table(
     """The first-order law of notebook 03 on real lists: ``c_estimate``, the mean of (1 - nDCG_q) / eps_D(n_q) over
     the queries, is the same for every slowly varying D if the law holds (``values``: :func:`list_length_values`)."""
     rows = []
-    for (i, n), (d, discount) in product(enumerate(ns), enumerate(discounts)):
-        if parse_discount(discount, builtin_only=True).decay != "slowly varying":
-            continue
+    slow = [(d, x) for d, x in enumerate(discounts) if parse_discount(x, builtin_only=True).decay == "slowly varying"]
+    for (i, n), (d, discount) in product(enumerate(ns), slow):
         length = list_lengths(problem, n).astype(np.float64)
         e = eps(discount, length)
         for (s, system), (g, gain) in product(enumerate(systems), enumerate(gains)):

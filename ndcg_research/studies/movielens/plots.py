@@ -70,8 +70,7 @@ def list_length_distinguishability_panels(
 ) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
     length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs."""
-    fig = Figure(figsize=(11, 3.8), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
     x = info["mean_length"].to_numpy(dtype=float)
     for c, d in enumerate(discounts):
         t = pairs[(pairs.gain == gain) & (pairs.discount == d)]
@@ -89,8 +88,7 @@ def query_set_panels(
     power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
 ) -> Figure:
     """Discriminative power (left) and swap rate (right) of each discount against the number of users."""
-    fig = Figure(figsize=(11, 3.8), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
     for c, d in enumerate(discounts):
         line = dict(marker="o", ms=3, color=f"C{c}", label=d)
         t = power[(power.gain == gain) & (power.discount == d)]
@@ -140,8 +138,7 @@ def cutoff_panels(
 ) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
     different and the decisions that change from the whole list (right)."""
-    fig = Figure(figsize=(11, 3.8), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
     xk = np.arange(len(cutoffs))
     names = ["whole" if k == "all" else f"@{k}" for k in cutoffs]
     for c, s in enumerate(systems):

@@ -44,14 +44,9 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
     share = problem.relevant_counts() / problem.lengths
     sizes = np.array([rd.list_lengths(problem, n) for n in lengths])  # (lengths, users)
     relevant = np.array([rd.relevant_in_lists(problem, n) for n in lengths])
-    return pd.DataFrame(
-        {
-            "list_length": list(labels),
-            "mean_length": sizes.mean(axis=1),
-            "mean_share_relevant": (relevant / sizes).mean(axis=1),
-            "users_with_share_kept": (np.rint(sizes * share) >= 1).mean(axis=1),
-        }
-    )
+    kept = np.rint(sizes * share) >= 1
+    per_user = {"mean_length": sizes, "mean_share_relevant": relevant / sizes, "users_with_share_kept": kept}
+    return pd.DataFrame({"list_length": list(labels)} | {k: v.mean(axis=1) for k, v in per_user.items()})
 
 
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:

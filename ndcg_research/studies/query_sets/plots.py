@@ -46,8 +46,7 @@ def asl_curves_panels(
     """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale); an ASL of
     0 (no resample as extreme) is drawn at 1/(2B)."""
     styles = style.discount_styles(discounts)
-    fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
-    axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
+    fig, (axes,), _ = style.cell_grid([None], gains, (5.6, 4.4), pad=0.0, sharey=True)
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             curve = style.round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
@@ -69,8 +68,7 @@ def swap_rate_panels(
 ) -> Figure:
     """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount."""
     styles = style.discount_styles(discounts)
-    fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
-    axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
+    fig, (axes,), _ = style.cell_grid([None], gains, (5.6, 4.2), pad=0.0, sharey=True)
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             ax.plot(sizes, style.round_significant(rates[(g, d)]), ms=4, **styles[d])
@@ -93,8 +91,7 @@ def queries_needed_panels(
     """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom), from
     ``curves`` (the rows of ``07_query_sets.csv``)."""
     styles = style.discount_styles(discounts)
-    fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
-    axes = fig.subplots(2, len(gains), sharex=True, sharey="row", squeeze=False)
+    fig, axes, _ = style.cell_grid(range(2), gains, (5.6, 3.8), pad=0.0, sharex=True, sharey="row")
     for j, g in enumerate(gains):
         for d in discounts:
             rows = style.select(curves, gain=g, discount=d).sort_values("size")
@@ -118,8 +115,7 @@ def queries_needed_panels(
 def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str) -> Figure:
     """Kendall's tau between the system orderings of every two measures, as a heat map."""
     off_diagonal = tau[~np.eye(len(labels), dtype=bool)]
-    fig = Figure(figsize=(9, 7.5), layout="constrained")
-    ax = fig.subplots()
+    fig, [[ax]], _ = style.cell_grid([None], [None], (9, 7.5), pad=0.0)
     lowest = np.floor(off_diagonal.min() * 20) / 20 if off_diagonal.size else 0
     image = ax.imshow(style.round_significant(tau), cmap="viridis", vmin=lowest, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
@@ -134,8 +130,7 @@ def per_list_scatter(
 ) -> Figure:
     """Each measure's per-topic win probability against the queries it needs (95% interval, capped at ``cap``)."""
     styles = style.discount_styles(discounts)
-    fig = Figure(figsize=(7.0, 5.6), layout="constrained")
-    ax = fig.subplots()
+    fig, [[ax]], _ = style.cell_grid([None], [None], (7.0, 5.6), pad=0.0)
     shapes = dict(zip(gains, "osD^v", strict=False))
     capped = measures.assign(queries_needed_high=measures["queries_needed_high"].clip(upper=cap))
     centre, bars = style.centre_and_bars(capped, "queries_needed", "queries_needed_low", "queries_needed_high")
