@@ -97,11 +97,9 @@ def headline_figure(results: Path) -> Figure:
         top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
         style.decade_ticks(top)
         top.set_title("(a) reading (a): fresh data set at each n")
-        bottom.set(
-            xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)", ylabel="share settled from n0"
-        )
+        bottom.set(xscale="log", ylim=(-0.03, 1.03), ylabel="share settled from n0")
         bottom.set_title("(b) reading (b): one growing sample")
-        return style.column_legend(fig, (top, bottom), 3, xlabel=None)
+        return style.column_legend(fig, (top, bottom), 3, "n0 (items of the growing sample)")
 
 
 def headline_caption(results: Path) -> str:
