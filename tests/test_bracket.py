@@ -13,7 +13,6 @@ from scipy import optimize
 from ndcg_research.simulation.sweeps import Sweep, run_sweep
 from ndcg_research.studies.critical_bracket import experiment as bracket
 from ndcg_research.studies.critical_bracket.experiment import (
-    _law_text,
     answer_lines,
     failure_trend,
     gap_table,
@@ -267,5 +266,11 @@ def test_gap_table_example():
     assert [str(x) for x in unresolved] == ["0.2", "not resolved", "0", "0.0"]
 
 
-def test_law_text_example():
-    assert (_law_text(-0.2, 0.0), _law_text(1 / 3, 0.0), _law_text(0.0, -1.0)) == ("-0.2", "0.33", "0 (x ln^-1)")
+def test_gap_table_law_text():
+    # The law's exponent in two decimals, with zipflog's log factor (was the private _law_text's example).
+    discounts = ["power(beta=1.2)", "log2", "zipflog(gamma=1)"]
+    laws = dict(law_exponent=[-0.2, 1 / 3, 0.0], law_log_power=[0.0, 0.0, -1.0])
+    fits = dict(d_last=0.2, d_exponent=0.01, d_low=-0.05, d_high=0.07, heuristic_exponent=0.004, d_n_from=100)
+    v = pd.DataFrame(dict(label="u", discount=discounts, better="a", worse="b", n_last=1000, **fits, **laws))
+    pairs = pd.DataFrame(dict(discount=discounts, better="a", worse="b", n=1000, std_gap=0.2, std_gap_se=0.01))
+    assert gap_table(v, "u", pairs)[("a > b", "law e")].tolist() == ["-0.2", "0.33", "0 (x ln^-1)"]

@@ -71,6 +71,14 @@ def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: An
         yield fig, axes
 
 
+def column_legend(fig: Figure, axes: Sequence[Axes], ncols: int, xlabel: str | None = "list length n") -> Figure:
+    """``fig`` with its first panel's legend below it and ``xlabel`` under its last panel (a column-wide figure)."""
+    if xlabel:
+        axes[-1].set_xlabel(xlabel)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=ncols, frameon=False)
+    return fig
+
+
 #: Colours by class of discount (a dash and a marker tell a class's members apart); log2 is black, thick, on top.
 CLASS_COLOURS = {
     "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
@@ -292,8 +300,12 @@ def short_pair_label(better: str, worse: str) -> str:
 
 def draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
     """The standardized gap against n with its 95% band (1.96 standard errors)."""
-    n = plotted_column(rows, "n")
-    d_values, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
-    line = ax.plot(n, d_values, "o-", color=color, ms=3, lw=1.2)[0]
-    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=color, alpha=0.12, lw=0)
-    return line
+    n, d, se = (plotted_column(rows, k) for k in ("n", "std_gap", "std_gap_se"))
+    return band_line(ax, n, d, d - 1.96 * se, d + 1.96 * se, color=color, marker="o", ls="-", ms=3, lw=1.2)
+
+
+def band_line(ax: Axes, x: Any, y: Any, low: Any, high: Any, alpha: float = 0.12, **line: Any) -> Line2D:
+    """``y`` against ``x`` as a line (``line``: its style, ``color`` included) over its band, ``low`` to ``high``."""
+    drawn = ax.plot(x, y, **line)[0]
+    ax.fill_between(x, low, high, color=line["color"], alpha=alpha, lw=0)
+    return drawn

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import column_discount_styles, column_figure, round_significant, select
+from ...pipeline.style import column_discount_styles, column_figure, column_legend, round_significant, select
 
 #: The headline's gain: the ratings as grades.
 HEADLINE_GAIN = "linear"
@@ -42,9 +42,7 @@ def headline_figure(results: Path) -> Figure:
         top.set(ylabel="pairs told apart (share)", title="(a) discriminative power (randomised Tukey HSD)")
         bottom.set(ylabel="swap rate", title="(b) swaps between disjoint halves of the users")
         bottom.set_xticks(x, [_cutoff_words(c) for c in cutoffs])
-        bottom.set_xlabel("cut-off (ringed: advise's recommendation)")
-        fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
-        return fig
+        return column_legend(fig, (top, bottom), 3, "cut-off (ringed: advise's recommendation)")
 
 
 def headline_caption(results: Path) -> str:

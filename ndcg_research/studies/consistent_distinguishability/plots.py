@@ -57,10 +57,9 @@ def stream_stability_grid(
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = style.select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
-            n0, p, low, high = (style.plotted_column(rows, c) for c in SETTLED)
-            line = ax.plot(n0, p, style.LINESTYLES[i % len(style.LINESTYLES)], color=f"C{i}", lw=1.2)[0]
-            ax.fill_between(n0, low, high, color=f"C{i}", alpha=0.2, lw=0)
-            handles.append((line, style.pair_label(better, worse)))
+            settled = (style.plotted_column(rows, c) for c in SETTLED)
+            look = dict(ls=style.LINESTYLES[i % len(style.LINESTYLES)], color=f"C{i}", lw=1.2)
+            handles.append((style.band_line(ax, *settled, 0.2, **look), style.pair_label(better, worse)))
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
     style.label_rows(axes, len(discounts), "share settled from n0")
     style.legend_below(fig, handles)
@@ -93,18 +92,14 @@ def headline_figure(results: Path) -> Figure:
             top.errorbar(n[seen], p[seen], yerr=yerr, capsize=0, elinewidth=0.7, label=d, **look)
             top.plot(n[~seen], high[~seen], "v", mfc="white", mec=look["color"], ms=3.5, ls="none")
             rows = style.select(streams, discount=d, better=better, worse=worse).sort_values("n0")
-            n0, settled, low, high = (style.plotted_column(rows, c) for c in SETTLED)
-            bottom.plot(n0, settled, color=look["color"], ls=look["ls"], lw=look["lw"])
-            bottom.fill_between(n0, low, high, color=look["color"], alpha=0.15, lw=0)
+            settled = (style.plotted_column(rows, c) for c in SETTLED)
+            style.band_line(bottom, *settled, 0.15, color=look["color"], ls=look["ls"], lw=look["lw"])
         top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
         style.decade_ticks(top)
         top.set_title("(a) reading (a): fresh data set at each n")
-        bottom.set(
-            xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)", ylabel="share settled from n0"
-        )
+        bottom.set(xscale="log", ylim=(-0.03, 1.03), ylabel="share settled from n0")
         bottom.set_title("(b) reading (b): one growing sample")
-        fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
-        return fig
+        return style.column_legend(fig, (top, bottom), 3, "n0 (items of the growing sample)")
 
 
 def headline_caption(results: Path) -> str:

@@ -13,12 +13,12 @@ from ...pipeline.tables import count_cells, pivot, rounded, value_range
 MODEL = "model"
 
 
-def _by_case(table: pd.DataFrame, cells: list[str], name: str) -> pd.DataFrame:
-    """``cells`` in a grid: rows (model, discount), a column per pair (``better > worse``), titled ``name``."""
-    wide = pivot(
-        table.assign(pair=table["better"] + " > " + table["worse"], cell=cells), ["label", "discount"], "pair", "cell"
-    )
-    return wide.rename_axis(index=[MODEL, "discount"], columns=name)
+def _by_case(table: pd.DataFrame, cells: list[str], name: str, *within: str) -> pd.DataFrame:
+    """``cells`` in a grid: rows (model, discount), a column per pair (``better > worse``), titled ``name``, and per
+    value of the columns ``within`` in it."""
+    rows = table.assign(pair=table["better"] + " > " + table["worse"], cell=cells)
+    wide = pivot(rows, ["label", "discount"], ["pair", *within], "cell")
+    return wide.rename_axis(index=[MODEL, "discount"], columns=[name, *within])
 
 
 def settle_from(grid: Sequence[int], length: int) -> int:
@@ -47,9 +47,7 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
 def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.DataFrame:
     """The failures of the better ranker at ``n0`` and ``n1`` (count/data sets [Wilson 95%]) per model and discount."""
     rows = pd.concat([t[t["n"].isin([n0, n1])].assign(label=label) for label, t in failures.items()])
-    rows = rows.assign(pair=rows["better"] + " > " + rows["worse"], cell=count_cells(rows, "p_fail", digits=4))
-    wide = pivot(rows, ["label", "discount"], ["pair", "n"], "cell")
-    return wide.rename_axis(index=[MODEL, "discount"], columns=["failures of the better ranker", "n"])
+    return _by_case(rows, count_cells(rows, "p_fail", digits=4), "failures of the better ranker", "n")
 
 
 def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:

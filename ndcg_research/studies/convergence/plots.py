@@ -91,8 +91,7 @@ def headline_figure(results: Path) -> Figure:
             ax.set(xscale="log", xlabel="list length n", title=f"({panel}) {discount}")
             style.decade_x_ticks(ax, n)
         axes[0].set_ylabel("mean nDCG")
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
-        return fig
+        return style.column_legend(fig, axes, 3, xlabel=None)
 
 
 def headline_caption(results: Path) -> str:

@@ -86,8 +86,7 @@ def failure_trend(pair_table: pd.DataFrame) -> pd.DataFrame:
             exponent, se = log_binomial_slope(np.log(group["n"].to_numpy(dtype=np.float64)), failures, trials)
             low, high = exponent - z * se, exponent + z * se
             trend = "falls" if high < 0 else "rises" if low > 0 else "flat"
-        row.update(exponent=exponent, exponent_low=low, exponent_high=high, trend=trend)
-        rows.append(row)
+        rows.append(row | dict(exponent=exponent, exponent_low=low, exponent_high=high, trend=trend))
     return pd.DataFrame(rows)
 
 
@@ -115,7 +114,6 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
             law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
             predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
             measured = "falls" if r.trend_fail == "no failures" else r.trend_fail
-            verdict = {"falls": "keeps", "rises": "loses"}.get(measured, "flat")
             cell_keys = dict(label=label, discount=r.discount, better=r.better, worse=r.worse)
             rows.append(
                 dict(
@@ -146,7 +144,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
                     law_log_power=law.log_power,
                     heuristic_exponent=scaling.heuristic_exponent(heuristic, int(r.n_from_d), **cell_keys),
                     predicted=predicted,
-                    verdict=verdict,
+                    verdict={"falls": "keeps", "rises": "loses"}.get(measured, "flat"),
                     agreement=tables.trend_agreement(predicted, measured),
                 )
             )
@@ -255,7 +253,10 @@ def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> p
                 tables.exponent_text(c, lo, hi, resolved=ok)
                 for c, lo, hi, ok in zip(g["d_exponent"], g["d_low"], g["d_high"], g["d_resolved"], strict=True)
             ],
-            "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
+            "law e": [  # with zipflog's log factor: '-0.2', '0 (x ln^-1)'
+                f"{round(float(e), 2) + 0.0:g}" + (f" (x ln^{lp:g})" if lp else "")
+                for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)
+            ],
             "heuristic e": [round(float(v), 2) + 0.0 for v in g["heuristic_exponent"]],
         }
 
@@ -271,9 +272,3 @@ def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFram
     shown = shown.drop(columns=["failure_exponent", "failure_low", "failure_high"])
     shown.insert(shown.columns.get_loc("failure_trend"), "failure exponent [95%]", _failure_texts(verdicts))
     return tables.rounded(shown, 4)
-
-
-def _law_text(exponent: float, log_power: float) -> str:
-    """The law's exponent as text, with zipflog's log factor: ``'-0.2'``, ``'0 (x ln^-1)'``."""
-    text = f"{round(float(exponent), 2) + 0.0:g}"
-    return text if not log_power else f"{text} (x ln^{log_power:g})"

@@ -112,12 +112,10 @@ def trend_grid(
 def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
     """1 - P(better strictly higher) with its Wilson band; a share of 0 as an open triangle at its upper bound."""
     n = style.plotted_column(rows, "n")
-    p = style.round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
-    low = style.round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
-    high = style.round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
+    p, high, low = style.round_significant(1 - rows[list(style.P_BETTER)].to_numpy(dtype=np.float64).T)  # bounds swap
     seen = p > 0
-    line = ax.plot(n[seen], p[seen], "o-", color=color, ms=3, lw=1.2)[0]
-    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=color, alpha=0.12, lw=0)
+    band = (np.maximum(low[seen], 1e-6), high[seen])
+    line = style.band_line(ax, n[seen], p[seen], *band, color=color, marker="o", ls="-", ms=3, lw=1.2)
     if (~seen).any():
         ax.plot(n[~seen], high[~seen], "v", color=color, mfc="none", ms=5)
     return line
@@ -153,9 +151,7 @@ def headline_figure(results: Path) -> Figure:
             ax.set_ylabel("exponent b of 1 - P")
             ax.set_title(f"({panel}) {label} top, model {rows['model'].dropna().iloc[0]}")
         axes[-1].set_xticks(x, [_short_discount(d) for d in discounts], rotation=35, ha="right")
-        axes[-1].set_xlabel("discount (dotted: 1/r)")
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)
-        return fig
+        return style.column_legend(fig, axes, 2, "discount (dotted: 1/r)")
 
 
 def headline_caption(results: Path) -> str:

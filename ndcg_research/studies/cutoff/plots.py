@@ -26,11 +26,8 @@ def cutoff_values_grid(
     for ax, (rule, d) in cells:
         for c, r in enumerate(rankers):
             rows = style.select(mean_table, model=model, rule=rule, discount=d, ranker=r)
-            n = style.plotted_column(rows, "n")
-            (line,) = ax.plot(n, style.plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-            band = (style.plotted_column(rows, b) for b in ("ci_low", "ci_high"))
-            ax.fill_between(n, *band, color=f"C{c}", alpha=0.2, lw=0)
-            handles.append((line, r))
+            curve = (style.plotted_column(rows, b) for b in ("n", "mean", "ci_low", "ci_high"))
+            handles.append((style.band_line(ax, *curve, 0.2, marker="o", ms=3, color=f"C{c}"), r))
         ax.set_xscale("log")
     style.label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
     style.legend_below(fig, handles)
@@ -85,11 +82,8 @@ def ndcg_by_k_panels(
     ks = np.asarray(ks)
     for ax, (_, m) in cells:
         for c, r in enumerate(rankers):
-            curve = curves[(m, r)]
-            (line,) = ax.plot(ks, style.round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
-            band = (style.round_significant(curve[b]) for b in ("ci_low", "ci_high"))
-            ax.fill_between(ks, *band, color=f"C{c}", alpha=0.2, lw=0)
-            handles.append((line, r))
+            curve = (style.round_significant(curves[(m, r)][b]) for b in ("mean", "ci_low", "ci_high"))
+            handles.append((style.band_line(ax, ks, *curve, 0.2, marker="o", ms=3, color=f"C{c}"), r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, log2")
     axes[0, 0].set_ylabel("mean nDCG@k (95% interval)")
@@ -123,9 +117,7 @@ def headline_figure(results: Path) -> Figure:
             ax.set(ylim=(-0.03, 1.03), ylabel="P(better scores higher)", xscale="log")
             ax.set_title(f"({panel}) {parse_model(model).top_label}, model {model}")
             style.decade_x_ticks(ax, n)
-        axes[-1].set_xlabel("list length n")
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)
-        return fig
+        return style.column_legend(fig, axes, 4)
 
 
 def headline_caption(results: Path) -> str:

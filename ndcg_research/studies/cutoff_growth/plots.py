@@ -108,9 +108,8 @@ def headline_figure(results: Path) -> Figure:
             not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""
             ax.set_title(f"({panel}) {parse_model(model).top_label}{not_drawn}")
             ax.set_ylabel("exponent e of d ~ n^e")
-        axes[-1].set(xlabel="a, the cut-off's exponent (k = n^a; 0: fixed k)", xlim=(-0.05, 1.0))
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)
-        return fig
+        axes[-1].set_xlim(-0.05, 1.0)
+        return style.column_legend(fig, axes, 2, "a, the cut-off's exponent (k = n^a; 0: fixed k)")
 
 
 def headline_caption(results: Path) -> str:

@@ -69,10 +69,9 @@ def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) ->
 
 def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
     """:func:`top_share_table` with columns in words and, at the largest n, how many times its size the top weighs."""
-    columns = [c for c in shares.columns if c.startswith("n=")]
-    out = shares.set_index("discount").rename(columns={"decay": "class", "limit": "limit (theory)"})
-    out = out.rename(columns={c: _n(int(float(c[2:]))) for c in columns})
-    last = _n(int(float(columns[-1][2:])))
+    names = {c: _n(int(float(c[2:]))) for c in shares.columns if c.startswith("n=")}
+    out = shares.set_index("discount").rename(columns={"decay": "class", "limit": "limit (theory)", **names})
+    last = list(names.values())[-1]
     out[f"top weight / its size at {last}"] = out[last] / q
     return rounded(out, 3)
 

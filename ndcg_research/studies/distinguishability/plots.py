@@ -114,9 +114,7 @@ def headline_figure(results: Path) -> Figure:
             ax.set(ylim=(0.3, 1.03), ylabel="P(better scores higher)", xscale="log")
             ax.set_title(f"({panel}) {title}, model {table['model'].iloc[0]}")
             style.decade_x_ticks(ax, n)
-        axes[-1].set_xlabel("list length n")
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
-        return fig
+        return style.column_legend(fig, axes, 3)
 
 
 def headline_caption(results: Path) -> str:

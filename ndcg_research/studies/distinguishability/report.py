@@ -228,7 +228,6 @@ def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
 def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
     """Mean gaps next to their finite-n theory and, for slowly varying discounts (else NaN), ``eps_D(n) (c_worse -
     c_better)`` and the gap rescaled by ``eps_D(n)``."""
-
     merged = pair_table
     for name in ("better", "worse"):
         names = {"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}

@@ -16,6 +16,9 @@ from ...pipeline import style
 from ...pipeline.headlines import Headline
 from ...simulation.tables import read_table
 
+#: The plotted columns of the share of data sets won by the first ranker against n, with its Wilson interval.
+WON = ("n", "p_first", "p_first_low", "p_first_high")
+
 
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
     """Expected gain ``profiles[ranker](t)`` against the relative rank t (log scale); dotted: where they cross."""
@@ -48,10 +51,8 @@ def preference_panels(
     for ax, label in zip(axes, labels, strict=False):
         for d in discounts:
             rows = style.select(decisions[label], discount=d, first=first, second=second)
-            n, p = style.plotted_column(rows, "n"), style.plotted_column(rows, "p_first")
-            handles.append((ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0], d))
-            low, high = style.plotted_column(rows, "p_first_low"), style.plotted_column(rows, "p_first_high")
-            ax.fill_between(n, low, high, color=colors[d], alpha=0.12, lw=0)
+            won = (style.plotted_column(rows, c) for c in WON)
+            handles.append((style.band_line(ax, *won, color=colors[d], marker="o", ls="-", ms=3, lw=1.2), d))
             where = style.crossing_n(crossing_table, first, second, d)
             if math.isfinite(where):
                 ax.plot([style.round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
@@ -111,10 +112,8 @@ def headline_figure(results: Path) -> Figure:
             styles = style.column_discount_styles(discounts)
             for d in discounts:
                 rows = style.select(decisions, discount=d, first=first, second=second)
-                n = style.plotted_column(rows, "n")
-                ax.plot(n, style.plotted_column(rows, "p_first"), label=d, **styles[d])
-                low, high = style.plotted_column(rows, "p_first_low"), style.plotted_column(rows, "p_first_high")
-                ax.fill_between(n, low, high, color=styles[d]["color"], alpha=0.15, lw=0)
+                n, *won = (style.plotted_column(rows, c) for c in WON)
+                style.band_line(ax, n, *won, 0.15, label=d, **styles[d])
                 # the expected gaps of the two models differ by a factor (notebook 10): one crossing for both
                 where = style.round_significant(style.crossing_n(crossings, first, second, d))
                 if math.isfinite(where):
@@ -123,12 +122,8 @@ def headline_figure(results: Path) -> Figure:
             ax.set(xscale="log", ylim=(-0.03, 1.03), ylabel=f"P({first} higher)")
             ax.set_title(f"({panel}) {label} top, model {decisions['model'].iloc[0]}")
             style.decade_x_ticks(ax, n)
-        axes[-1].set_xlabel("list length n")
-        handles, names = axes[0].get_legend_handles_labels()
-        handles.append(Line2D([], [], color="0.4", marker="D", mec="k", mew=0.5, ls="none", ms=5))
-        names.append("expected crossing")
-        fig.legend(handles, names, loc="outside lower center", ncols=2, frameon=False)
-        return fig
+        axes[0].plot([], [], "D", color="0.4", mec="k", mew=0.5, ms=5, label="expected crossing")  # legend only
+        return style.column_legend(fig, axes, 2)
 
 
 def headline_caption(results: Path) -> str:

@@ -123,9 +123,8 @@ def order_table(rows: pd.DataFrame) -> pd.DataFrame:
     """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%], from
     the table ``06_pooling_order.csv``."""
     cells = count_cells(rows, "p_novel_ahead", "collections")
-    table = pivot(rows.assign(cell=cells), "depth", "method", "cell")
-    table.index.name, table.columns.name = "pool depth", "novel ahead, scored:"
-    return table
+    wide = pivot(rows.assign(cell=cells), "depth", "method", "cell")
+    return wide.rename_axis(index="pool depth", columns="novel ahead, scored:")
 
 
 def result_tables(
