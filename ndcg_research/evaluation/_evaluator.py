@@ -16,7 +16,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, distinct, measure_values, rank_part
+from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
 from ._sources import STDIN, Recording, prefetched
@@ -219,9 +219,8 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[:, ranked.lengths == 1] = np.nan
     counts = [int(zero_ideal.sum()), 0, 0]
     if conv.random_ties or conv.unstable_ties_from is not None:
-        query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
-        same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
-        tied = np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
+        tied = np.zeros(ranked.codes.size, dtype=bool)
+        tied[np.searchsorted(ranked.starts, tied_pairs(ranked.score, ranked.starts)[1], side="right") - 1] = True
         counts[1] = int(tied.sum())
         if conv.unstable_ties_from is not None:
             counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
@@ -239,7 +238,6 @@ def _run_parts(
         return _dask_parts(judgments, run, plan), None
     if not is_path(run):
         columns = table_columns(run, "run")
-        notes.extend(columns.notes)
         return [evaluate_part(judgments, columns, plan)], columns.tag
     path = os.fspath(run)
     # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as they
