@@ -250,7 +250,7 @@ def _run_parts(
 
             copy = opened.enter_context(tempfile.TemporaryFile())
             stream = Recording(sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb")), copy)
-        seen, parts = np.zeros(judgments.n_queries, dtype=bool), []
+        seen, parts = np.zeros(len(judgments.names), dtype=bool), []
         with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
             for columns in blocks:
                 part = evaluate_part(judgments, columns, plan)
@@ -323,8 +323,8 @@ def merge_parts(
     conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
-    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
-    ranked = np.zeros(judgments.n_queries, dtype=bool)
+    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
+    ranked = np.zeros(len(judgments.names), dtype=bool)
     ranked[np.concatenate((codes, ineligible))] = True
     missing = np.flatnonzero(eligible & ~ranked)
     scored = missing if plan.complete else missing[:0]  # scored 0, else left out

@@ -277,8 +277,7 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_ranx(run):
         return getattr(run, "name", None) or f"run{position + 1}", None
     attrs = getattr(run, "attrs", None) or {}
-    source = attrs.get("source")
-    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), source
+    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), attrs.get("source")
 
 
 def run_names(runs: Sequence[Any]) -> list[str]:

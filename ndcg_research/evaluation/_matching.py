@@ -127,10 +127,6 @@ class Judgments:
     ideal_count: np.ndarray
     checked: np.ndarray
 
-    @property
-    def n_queries(self) -> int:
-        return len(self.names)
-
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
         """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
@@ -247,7 +243,7 @@ def rank_part(
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     kept_codes = codes if identity else codes[rows]
     starts = block_starts(kept_codes)
-    if np.bincount(kept_codes[starts], minlength=judgments.n_queries).max(initial=0) > 1:  # not grouped by query
+    if np.bincount(kept_codes[starts], minlength=len(judgments.names)).max(initial=0) > 1:  # not grouped by query
         rows, identity = rows[np.argsort(kept_codes, kind="stable")], False
         kept_codes = codes[rows]
         starts = block_starts(kept_codes)
