@@ -16,7 +16,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, distinct, measure_values, rank_part
+from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
 from ._sources import STDIN, Recording, prefetched
@@ -219,9 +219,8 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[:, ranked.lengths == 1] = np.nan
     counts = [int(zero_ideal.sum()), 0, 0]
     if conv.random_ties or conv.unstable_ties_from is not None:
-        query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
-        same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
-        tied = np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
+        tied = np.zeros(ranked.codes.size, dtype=bool)
+        tied[np.searchsorted(ranked.starts, tied_pairs(ranked.score, ranked.starts)[1], side="right") - 1] = True
         counts[1] = int(tied.sum())
         if conv.unstable_ties_from is not None:
             counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
@@ -239,7 +238,6 @@ def _run_parts(
         return _dask_parts(judgments, run, plan), None
     if not is_path(run):
         columns = table_columns(run, "run")
-        notes.extend(columns.notes)
         return [evaluate_part(judgments, columns, plan)], columns.tag
     path = os.fspath(run)
     # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as they
@@ -252,7 +250,7 @@ def _run_parts(
 
             copy = opened.enter_context(tempfile.TemporaryFile())
             stream = Recording(sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb")), copy)
-        seen, parts = np.zeros(judgments.n_queries, dtype=bool), []
+        seen, parts = np.zeros(len(judgments.names), dtype=bool), []
         with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
             for columns in blocks:
                 part = evaluate_part(judgments, columns, plan)
@@ -325,8 +323,8 @@ def merge_parts(
     conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
-    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
-    ranked = np.zeros(judgments.n_queries, dtype=bool)
+    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
+    ranked = np.zeros(len(judgments.names), dtype=bool)
     ranked[np.concatenate((codes, ineligible))] = True
     missing = np.flatnonzero(eligible & ~ranked)
     scored = missing if plan.complete else missing[:0]  # scored 0, else left out

@@ -277,15 +277,12 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_ranx(run):
         return getattr(run, "name", None) or f"run{position + 1}", None
     attrs = getattr(run, "attrs", None) or {}
-    source = attrs.get("source")
-    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), source
+    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), attrs.get("source")
 
 
 def run_names(runs: Sequence[Any]) -> list[str]:
-    """The one naming rule of runs (``evaluate``, ``compare``, every output format): a file by its name without
-    directory, compression suffix and extension (``runs/bm25.txt.gz`` -> ``bm25``), a DataFrame by ``attrs["run"]``, a
-    ranx Run by its name, else ``run1``, ``run2``, ... by position. Runs read from files whose names clash are named by
-    their file (its name, else its path as given). The tag (``-m runid``) stays the tag."""
+    """The one naming rule of runs (``evaluate``, ``compare``, every output format), as ``evaluate``'s docstring
+    says; the tag (``-m runid``) stays the tag."""
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
     for name in dict.fromkeys(names):  # in the order of the runs, so that a rename never depends on set order

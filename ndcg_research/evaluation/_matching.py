@@ -127,10 +127,6 @@ class Judgments:
     ideal_count: np.ndarray
     checked: np.ndarray
 
-    @property
-    def n_queries(self) -> int:
-        return len(self.names)
-
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
         """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
@@ -247,7 +243,7 @@ def rank_part(
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     kept_codes = codes if identity else codes[rows]
     starts = block_starts(kept_codes)
-    if np.bincount(kept_codes[starts], minlength=judgments.n_queries).max(initial=0) > 1:  # not grouped by query
+    if np.bincount(kept_codes[starts], minlength=len(judgments.names)).max(initial=0) > 1:  # not grouped by query
         rows, identity = rows[np.argsort(kept_codes, kind="stable")], False
         kept_codes = codes[rows]
         starts = block_starts(kept_codes)
@@ -298,7 +294,7 @@ def rank_part(
     return ranked, set(unknown), ineligible
 
 
-def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
+def tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
     """Whether scores ever rise inside a query, and the positions i tied with i + 1 in the same query."""
     same_query = np.ones(max(score.size - 1, 0), dtype=bool)
     same_query[starts[starts > 0] - 1] = False
@@ -310,11 +306,11 @@ def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray
 def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
     """Order each query's documents (``ids[index[ranked.row[i]]]``) by score descending, ties as the preset says.
     Run files are usually sorted already: checked first, then only tied documents move."""
-    rises, pairs = _tied_pairs(ranked.score, ranked.starts)
+    rises, pairs = tied_pairs(ranked.score, ranked.starts)
     if rises:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         ranked = ranked.take(np.lexsort((-ranked.score, query)))  # stable: equal scores keep the file order
-        _, pairs = _tied_pairs(ranked.score, ranked.starts)
+        _, pairs = tied_pairs(ranked.score, ranked.starts)
     if ties == "docno" and pairs.size:
         # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))

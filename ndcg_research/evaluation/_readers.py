@@ -99,7 +99,6 @@ class Columns:
             tag=parts[-1].tag,
             lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
             fraction=fraction,
-            notes=tuple(n for p in parts for n in p.notes),
         )
 
 
@@ -214,8 +213,8 @@ def parse_score(text: bytes, where: str) -> float:
     return value
 
 
-def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
-    """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written."""
+def parse_grade(text: bytes, where: str) -> int | bytes:
+    """A grade as trec_eval's ``atol`` reads it (its integer prefix), or ``text`` itself if written with a fraction."""
     grade = atol(text.decode("latin-1"))
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
@@ -227,7 +226,7 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
         raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {grade})")
     if abs(grade) >= MAX_GRADE:
         raise InputError(f"{where}: relevance {quoted(text)} is too large; {GRADE_LIMIT}")
-    return grade, bool((match.group(2) or b"").strip(b"0"))
+    return text if (match.group(2) or b"").strip(b"0") else grade
 
 
 _FIELDS = {
@@ -286,14 +285,12 @@ def _line_block(
                     f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
                     f"{len(fields)}: {quoted(line.strip())}"
                 )
-            grade, fractional = parse_grade(fields[3], where)
-            values.append(fields[3] if fractional else grade)  # without a fraction: atol's integer, parsed once
+            values.append(parse_grade(fields[3], where))
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
     tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
-    columns = _line_columns(queries, docs, values, kind, name, lines, tag=tag_text)
-    return columns, len(pieces), comment_line
+    return _line_columns(queries, docs, values, kind, name, lines, tag=tag_text), len(pieces), comment_line
 
 
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
@@ -447,8 +444,7 @@ def svmlight_columns(path: PathLike) -> Columns:
             raise InputError(
                 f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
             )
-        grade, fractional = parse_grade(fields[0], where)
-        values.append(fields[0] if fractional else grade)  # without a fraction: atol's integer, parsed once
+        values.append(parse_grade(fields[0], where))
         qid = fields[1][4:]
         if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
