@@ -133,7 +133,7 @@ def _line_columns(
     """Rows read line by line: ids as byte strings, values and line numbers as lists (a grade with a fraction as
     written, bytes: the first is the columns' ``fraction``; grades int64 without one)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
-    first = next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
+    first = None if kind == "run" else next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
     fraction = None if first is None else (first, values[first].decode(errors="replace"))
     value = np.asarray(values, dtype=np.int64 if kind == "qrels" and first is None else np.float64)
     return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), fraction=fraction, **more)

@@ -101,6 +101,10 @@ def standardized_gap(gaps: np.ndarray, axis: int = -1) -> np.ndarray:
         return np.where(sd > 0, mean / sd, np.nan)
 
 
+def _ratio(denominator: np.ndarray, numerator: np.ndarray, axis: int = -1) -> np.ndarray:
+    return standardized_gap(numerator, axis) / standardized_gap(denominator, axis)
+
+
 def call(ratio_low: float, ratio_high: float, resolved: bool, floor: float) -> str:
     """The call of one cell by the rule of ``findings.toml``: refutes, supports, unresolved or not judged."""
     if not resolved:
@@ -122,7 +126,6 @@ def ratio_table(
     resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
     interval = functools.partial(bootstrap_statistic_interval, n_resamples=resamples)
     floor = findings.threshold("ratio_floor")
-    gap_ratio = lambda low, high, axis: standardized_gap(high, axis) / standardized_gap(low, axis)  # noqa: E731
     dn, dd = experiment.discounts.index("loglog"), experiment.discounts.index("log2")
     model, seed, rows = experiment.model, experiment.seed, []
     for (p_index, (first, second)), n in itertools.product(enumerate(pairs), experiment.ns):
@@ -133,7 +136,7 @@ def ratio_table(
         d, d_low, d_high = interval(standardized_gap, [low_gaps], seed=seed_sequence(seed, *key, 0))
         ratio, r_low, r_high = (math.nan,) * 3
         if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
-            ratio, r_low, r_high = interval(gap_ratio, [low_gaps, high_gaps], seed=seed_sequence(seed, *key, 1))
+            ratio, r_low, r_high = interval(_ratio, [low_gaps, high_gaps], seed=seed_sequence(seed, *key, 1))
         resolved = bool(d_low > 0 or d_high < 0)
         rows.append(
             dict(model=model.label, kind=model.kind, first=first, second=second, n=n, replicates=low_gaps.size)

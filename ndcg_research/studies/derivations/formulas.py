@@ -9,7 +9,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 from scipy.special import ndtr
 
 from ...core import parse_discount
@@ -100,10 +100,16 @@ def mcdiarmid_first_order(
 
 
 def mcdiarmid_informative_n(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str) -> float:
-    """The list length from which the first-order McDiarmid bound (falling with n for a slowly varying discount) is
-    below 0.05: Brent's method in ln n."""
-    excess = lambda ln_n: mcdiarmid_first_order(model, better, worse, discount, math.exp(ln_n)) - 0.05  # noqa: E731
-    return math.exp(optimize.brentq(excess, math.log(100.0), math.log(1e300), xtol=1e-12))
+    """The list length from which the first-order McDiarmid bound is below 0.05 (bisection in ln n over [100, 1e300]:
+    the bound falls with n for a slowly varying discount; an end of the range where it never or always is)."""
+    lo, hi = math.log(100.0), math.log(1e300)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mcdiarmid_first_order(model, better, worse, discount, math.exp(mid)) > 0.05:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(hi)
 
 
 @functools.lru_cache(maxsize=256)
@@ -173,9 +179,15 @@ def threshold_law(
     lam = (rho - 1) / 2
     if not beta < 1 + rho:
         raise ValueError(f"no threshold: beta = {beta} >= 1 + rho = {1 + rho}: only the first ranks count")
-    # the slope is flat below a beta edge, then 1 + rho - beta; a certain top (hi = 1) halves intercept and log power
-    flat, edge, scale = ((1 + rho) / 2, (1 + rho) / 2, 2) if model.hi >= 1 else (0.5 + rho, 0.5, 1)
-    slope, intercept, log_power = flat if beta < edge else 1 + rho - beta, -rho / scale, lam / scale
+    # The slope is flat below an edge of beta, then 1 + rho - beta; a certain top (hi = 1) moves the edge and halves
+    # the intercept and the log power.
+    if model.hi >= 1:
+        flat = edge = (1 + rho) / 2
+        scale = 2
+    else:
+        flat, edge, scale = 0.5 + rho, 0.5, 1
+    slope = flat if beta < edge else 1 + rho - beta
+    intercept, log_power = -rho / scale, lam / scale
     a_star = -intercept / slope
     a_star_n = a_star - log_power / (slope * math.log(n)) if n is not None else math.nan
     return dict(a_star=a_star, slope=slope, log_power=log_power, a_star_n=a_star_n, rho=rho)

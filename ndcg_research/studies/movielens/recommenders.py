@@ -78,7 +78,8 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     user = user_index[order]
     position = np.arange(order.size) - np.concatenate(([0], np.cumsum(counts)[:-1]))[user]  # in the user's history
     matrices = np.zeros((2, users.size, items.size))  # train, test
-    matrices[(position >= (counts - n_test)[user]).astype(np.int64), user, item_index[order]] = rating[order]
+    in_test = (position >= (counts - n_test)[user]).astype(np.int64)  # the index of the matrix: 0 train, 1 test
+    matrices[in_test, user, item_index[order]] = rating[order]
     return Split(users.astype(np.int64), items.astype(np.int64), *matrices, test_fraction)
 
 
