@@ -238,8 +238,7 @@ _PARAMETERS = {
 
 
 def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
-    """Fill the shared texts into ``function``'s docstring: a line ``%(gain, discount)s`` becomes those texts, as
-    indented."""
+    """Fill the shared texts into the docstring: a line ``%(gain, discount)s`` becomes those texts, indented."""
     function.__doc__ = re.sub(
         r"^( *)%\(([\w, ]+)\)s$",
         lambda line: textwrap.indent("\n".join(_PARAMETERS[key.strip()] for key in line[2].split(",")), line[1]),
