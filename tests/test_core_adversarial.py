@@ -319,7 +319,7 @@ def test_no_work_starts_before_every_parameter_and_input_is_checked(monkeypatch,
     from ndcg_research.core import _ranking as ranking
 
     for module, name in [
-        (kernels, "discounted_sum"),
+        (kernels, "ranked_dcg"),
         (kernels, "apply_gain"),
         (kernels, "top_grades"),
         (ranking, "ranked_gains"),

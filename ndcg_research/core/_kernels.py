@@ -188,14 +188,16 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
 
 
-def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
-    """Row sums of gains * discounts, refusing an overflow; every DCG, ranked or ideal, is summed here on
-    C-contiguous float64 gains, so equal rows give bit-equal sums."""
-    gains = np.ascontiguousarray(gains, dtype=np.float64)
+def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None) -> np.ndarray:
+    """DCG of each row of gains (rank order, padding 0) cut at k (None: every rank), refusing an overflow; every
+    DCG, ranked or ideal, is summed here on C-contiguous float64 gains, so equal rows give bit-equal sums."""
+    width = gains.shape[1] if k is None else min(k, gains.shape[1])
+    gains = np.ascontiguousarray(gains[:, :width], dtype=np.float64)
+    discounts = discount_vector(discount, width)
     with np.errstate(over="ignore", invalid="ignore"):
         # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
         sums = np.array([gains[0] @ discounts]) if gains.shape[0] == 1 else gains @ discounts
-    return _finite_sums(sums, what)
+    return _finite_sums(sums, "DCG")
 
 
 def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
@@ -240,12 +242,6 @@ def _log2_table(size: int) -> np.ndarray:
 def mean_in_order(values: np.ndarray) -> Any:
     """Means along the last axis as trec_eval takes them: added one by one (numpy's ``mean`` adds pairwise)."""
     return np.add.accumulate(values, axis=-1)[..., -1] / values.shape[-1]
-
-
-def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None) -> np.ndarray:
-    """DCG of each row of gains (rank order, padding 0) cut at k (None: every rank)."""
-    width = gains.shape[1] if k is None else min(k, gains.shape[1])
-    return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
 
 
 def ideal_dcg(

@@ -31,8 +31,9 @@ OVERLAP_MIN_ENTRIES = 1 << 18
 _STACKLEVEL = 3
 _T = TypeVar("_T")
 _NO_DISCOUNT = Discount("none")
-_LISTED = object()  # the y_score of a list in rank order
 _LINEAR = Gain("linear")
+#: The checked labels, their DCG and ideal DCG, and how many terms a row sums at most (``_kernels.ndcg_ratio``'s bound).
+_Computed = tuple[Batch, np.ndarray, np.ndarray | None, int]
 
 
 class UndefinedNDCGWarning(UserWarning):
@@ -57,11 +58,13 @@ class _Options(NamedTuple):
     ties: str = "first"
     threads: int | None = None
 
+    def ideal_dcg(self, known: Batch, ranks: int) -> np.ndarray:
+        return _kernels.ideal_dcg(known.values, self.gain, self.discount, self.k, name=known.name, ranks=ranks)
+
 
 def _options(
     k: Any, gain: Any, discount: Any, zero_ideal: Any = "zero", ties: Any = "first", threads: Any = None
 ) -> _Options:
-    """Check and normalise the parameters of a metric function."""
     return _Options(
         check_int(k, "k", low=1, none=True),
         parse_gain(gain),
@@ -73,7 +76,6 @@ def _options(
 
 
 def _scalar_if_single(values: np.ndarray, batch: Batch) -> Value:
-    """A float for one list, an array for a batch."""
     return float(values[0]) if batch.single else values
 
 
@@ -145,34 +147,33 @@ def _raise_not_contained(retrieved: Batch, query: int, grade: float, ours: int, 
 
 
 def _parts(
-    batch: Batch, dcg_values: np.ndarray | None, idcg_values: np.ndarray | None, n_terms: int, zero_ideal: str
+    batch: Batch, dcg_values: np.ndarray, idcg_values: np.ndarray | None, n_terms: int, zero_ideal: str
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG (zero_ideal applied); call it from a public function (the warning's stack level)."""
-    assert dcg_values is not None and idcg_values is not None  # both computed for every caller of _parts
+    assert idcg_values is not None  # computed for every caller of _parts
     undefined = idcg_values == 0
-    if not undefined.any():
-        ndcg_values = _kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
-        return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
-    queries = np.flatnonzero(undefined)
-    # Row positions in the batch, said as such: a bare "0" would read like a value.
-    listed = (
-        f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
-        + ", ".join(map(str, queries[:10]))
-        + (", ..." if queries.size > 10 else "")
-    )
-    if zero_ideal == "raise":
-        raise ValueError(
-            f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "
-            f"(no relevant document known): {listed}; choose zero_ideal='zero', 'one' or 'nan'"
+    ndcg_values = np.zeros(idcg_values.shape)
+    if undefined.any():
+        queries = np.flatnonzero(undefined)
+        # Row positions in the batch, said as such: a bare "0" would read like a value.
+        listed = (
+            f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
+            + ", ".join(map(str, queries[:10]))
+            + (", ..." if queries.size > 10 else "")
         )
-    fill = {"zero": 0.0, "one": 1.0, "nan": np.nan}[zero_ideal]
-    warnings.warn(
-        f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
-        f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
-        UndefinedNDCGWarning,
-        stacklevel=_STACKLEVEL,
-    )
-    ndcg_values = np.full(idcg_values.shape, fill)
+        if zero_ideal == "raise":
+            raise ValueError(
+                f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "
+                f"(no relevant document known): {listed}; choose zero_ideal='zero', 'one' or 'nan'"
+            )
+        fill = {"zero": 0.0, "one": 1.0, "nan": np.nan}[zero_ideal]
+        warnings.warn(
+            f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
+            f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
+            UndefinedNDCGWarning,
+            stacklevel=_STACKLEVEL,
+        )
+        ndcg_values[undefined] = fill
     ndcg_values[~undefined] = _kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
 
@@ -237,8 +238,7 @@ _PARAMETERS = {
 
 
 def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
-    """Fill the shared texts into ``function``'s docstring: a line ``%(gain, discount)s`` becomes those texts, as
-    indented."""
+    """Fill the shared texts into the docstring: a line ``%(gain, discount)s`` becomes those texts, indented."""
     function.__doc__ = re.sub(
         r"^( *)%\(([\w, ]+)\)s$",
         lambda line: textwrap.indent("\n".join(_PARAMETERS[key.strip()] for key in line[2].split(",")), line[1]),
@@ -351,9 +351,9 @@ def idcg(
     >>> round(idcg(returned, 6, ideal=returned + [3, 2]), 3)
     8.74
     """
-    batch, _, idcg_values, _ = _computed(relevance, _LISTED, ideal, None, _options(k, gain, discount), dcg=False)
-    assert idcg_values is not None
-    return _scalar_if_single(idcg_values, batch)
+    options = _options(k, gain, discount)
+    batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
+    return _scalar_if_single(options.ideal_dcg(_known_grades(ideal, batch), _width(batch, options.k)), batch)
 
 
 @_documented
@@ -386,7 +386,7 @@ def ndcg_parts(
     [6.861, 8.74, 0.785]
     """
     options = _options(k, gain, discount, zero_ideal)
-    return _parts(*_computed(relevance, _LISTED, ideal, judged, options), options.zero_ideal)
+    return _parts(*_listed(relevance, ideal, judged, options), options.zero_ideal)
 
 
 @_documented
@@ -440,7 +440,7 @@ def ndcg(
     0.631
     """
     options = _options(k, gain, discount, zero_ideal)
-    return _parts(*_computed(relevance, _LISTED, ideal, judged, options), options.zero_ideal).ndcg
+    return _parts(*_listed(relevance, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
@@ -466,46 +466,45 @@ def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> 
     return result
 
 
-def _computed(
-    labels: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, dcg: bool = True, idcg: bool = True
-) -> tuple[Batch, np.ndarray | None, np.ndarray | None, int]:
-    """The labels, their DCG (in ``y_score`` order, or as listed for ``_LISTED``) and ideal DCG, each if asked, and
-    how many terms a row sums at most (the rounding bound of ``_kernels.ndcg_ratio``)."""
-    scores = None
-    batch = _grades(labels, "relevance" if y_score is _LISTED else "y_true", allow_empty=ideal is not None)
-    if y_score is not _LISTED:
-        scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
-        _batch.check_same_shape(batch, scores)
-        _batch.check_scores(scores)
+def _listed(relevance: Any, ideal: Any, judged: Any, options: _Options) -> _Computed:
+    """A ranked list's DCG and ideal DCG."""
+    batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
+    if judged is not None:  # before the ideal: grades of unjudged documents are unknown
+        batch = _batch.condense(batch, _batch.judged_mask(judged, batch), fill=0.0)
+    known = _known_grades(ideal, batch)
+    width = _width(batch, options.k)
+    idcg_values = options.ideal_dcg(known, width)
+    gains = _kernels.apply_gain(options.gain, batch.values[:, :width], name=batch.name)
+    dcg_values = _kernels.ranked_dcg(gains, options.discount, None)
+    return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
+
+
+def _scored(y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, idcg: bool = True) -> _Computed:
+    """The DCG of the documents ranked by ``y_score`` and the ideal DCG if asked (a tied group's mean gain sums up to
+    a whole row: the bound counts every column)."""
+    batch = _grades(y_true, "y_true", allow_empty=ideal is not None)
+    scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
+    _batch.check_same_shape(batch, scores)
+    _batch.check_scores(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         mask = _batch.judged_mask(judged, batch)
         batch = _batch.condense(batch, mask, fill=0.0)
-        scores = None if scores is None else _batch.condense(scores, mask, fill=-np.inf)
+        scores = _batch.condense(scores, mask, fill=-np.inf)
     known = _known_grades(ideal, batch)
     # Every input is checked: the work starts here.
-    gain, discount, k, width = options.gain, options.discount, options.k, _width(batch, options.k)
-    ideal_job = None
-    if idcg:
-        arguments = (known.values, gain, discount, k)
-        builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
-        large = batch.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
-        if scores is not None and builtin and (options.threads == 2 or (options.threads is None and large)):
-            # numpy releases the GIL in its partitions and sorts: the ideal DCG overlaps the ranking
-            ideal_job = _start_on_thread(_kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
-        else:
-            value = _kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
-            ideal_job = lambda: value  # noqa: E731
-    dcg_values = None
-    if scores is not None:
-        gains = _kernels.apply_gain(gain, batch.values, name=batch.name)
-        dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, options.ties), discount, None)
-    elif dcg:
-        dcg_values = _kernels.ranked_dcg(
-            _kernels.apply_gain(gain, batch.values[:, :width], name=batch.name), discount, None
-        )
-    # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (_kernels.ndcg_ratio).
-    n_terms = max(width if scores is None else batch.values.shape[1], _width(known, k))
-    return batch, dcg_values, None if ideal_job is None else ideal_job(), n_terms
+    builtin = isinstance(options.gain, Gain) and isinstance(options.discount, Discount)
+    large = batch.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
+    # numpy releases the GIL in its partitions and sorts: the ideal DCG can overlap the ranking on a second thread
+    # (with built-ins only: a user's callable need not be thread-safe)
+    overlap = idcg and builtin and (options.threads == 2 or (options.threads is None and large))
+    ideal_job = _start_on_thread(options.ideal_dcg, known, _width(batch, options.k)) if overlap else None
+    idcg_values = options.ideal_dcg(known, _width(batch, options.k)) if idcg and not overlap else None
+    gains = _kernels.apply_gain(options.gain, batch.values, name=batch.name)
+    ranked = ranked_gains(gains, scores.values, options.k, options.ties)
+    dcg_values = _kernels.ranked_dcg(ranked, options.discount, None)
+    if ideal_job is not None:
+        idcg_values = ideal_job()
+    return batch, dcg_values, idcg_values, max(batch.values.shape[1], _width(known, options.k))
 
 
 @_documented
@@ -539,7 +538,7 @@ def ndcg_parts_from_scores(
     [1.631, 2.631, 0.62]
     """
     options = _options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_computed(y_true, y_score, ideal, judged, options), options.zero_ideal)
+    return _parts(*_scored(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
 @_documented
@@ -578,7 +577,7 @@ def ndcg_from_scores(
     [1.0, 1.0]
     """
     options = _options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_computed(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
+    return _parts(*_scored(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
 @_documented
@@ -618,8 +617,7 @@ def dcg_from_scores(
     2.631
     """
     options = _options(k, gain, discount, ties=ties)
-    labels, dcg_values, _, _ = _computed(y_true, y_score, ideal, judged, options, idcg=False)
-    assert dcg_values is not None
+    labels, dcg_values, _, _ = _scored(y_true, y_score, ideal, judged, options, idcg=False)
     return _scalar_if_single(dcg_values, labels)
 
 

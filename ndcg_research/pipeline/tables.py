@@ -76,8 +76,7 @@ def chance_level(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, family: int | None = None
 ) -> np.ndarray:
     """Which rows' share cannot be told from a coin flip: its Wilson interval contains the threshold ``chance_p`` at
-    the family-wise 95% level, Bonferroni over ``family`` cells (default: the rows, the cells a reader scans together).
-    """
+    the family-wise 95% level, Bonferroni over ``family`` cells (default: the rows, which a reader scans together)."""
     counts, totals = _counts(table, column, trials)
     size = len(table) if family is None else int(family)
     if size < 1:
