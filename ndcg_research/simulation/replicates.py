@@ -20,6 +20,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from ..stats._resampling import one_blas_thread
+
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
 
@@ -83,13 +85,7 @@ def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
     """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
     threads stall on busy cores."""
-    try:
-        from threadpoolctl import threadpool_limits
-
-        limit = threadpool_limits(1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
-        limit = contextlib.nullcontext()
-    with limit:
+    with one_blas_thread():
         return item, function(item)
 
 
@@ -99,8 +95,7 @@ def parallel_map(
     """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
     a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
     if n_jobs == 1 and backend is None:
-        for item in items:
-            yield _single_threaded(function, item)
+        yield from (_single_threaded(function, item) for item in items)
         return
     import joblib
 

@@ -70,15 +70,14 @@ class Resamples:
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
         """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the caller checked the arguments."""
-        n = n_queries
         if kind == "exact":
-            if n > EXACT_LIMIT:
+            if n_queries > EXACT_LIMIT:
                 raise ValueError(
-                    f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
+                    f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n_queries} is more than "
                     f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)"
                 )
-            return cls("exact", n, 1 << (n - 1), 0)
-        return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
+            return cls("exact", n_queries, 1 << (n_queries - 1), 0)
+        return cls(kind, n_queries, n_resamples, seed)  # type: ignore[arg-type]
 
     def starts(self) -> range:
         """The first resample index of each block (its step: the rows per block)."""
@@ -122,11 +121,14 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
     items = list(items)
     if n_jobs == 1 or len(items) <= 1:
         return [function(item) for item in items]
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
+        return list(pool.map(function, items))
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """BLAS limited to one thread (threadpoolctl, when installed): workers each on their own core."""
     try:
         from threadpoolctl import threadpool_limits
-
-        one_blas_thread: Any = threadpool_limits(1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl is optional
-        one_blas_thread = contextlib.nullcontext()
-    with one_blas_thread, ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
-        return list(pool.map(function, items))
+    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")
