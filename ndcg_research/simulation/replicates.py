@@ -20,8 +20,6 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ..stats._resampling import one_blas_thread
-
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
 
@@ -85,7 +83,13 @@ def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
     """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
     threads stall on busy cores."""
-    with one_blas_thread():
+    try:
+        from threadpoolctl import threadpool_limits
+
+        limit = threadpool_limits(1, user_api="blas")
+    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
+        limit = contextlib.nullcontext()
+    with limit:
         return item, function(item)
 
 

@@ -134,8 +134,7 @@ class Profile:
             elif weight == "power":
                 W = e ** (1 - beta) / (1 - beta)
             else:  # zipf
-                inner = np.diff(np.log(e[1:]))  # first cell has g = g(0+): contributes 0
-                return float((v[1:] - self.top) @ inner)
+                return float((v[1:] - self.top) @ np.diff(np.log(e[1:])))  # the first cell, g = g(0+), adds 0
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:

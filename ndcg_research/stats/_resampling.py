@@ -121,14 +121,11 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
     items = list(items)
     if n_jobs == 1 or len(items) <= 1:
         return [function(item) for item in items]
-    with one_blas_thread(), ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
-        return list(pool.map(function, items))
-
-
-def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
-    """BLAS limited to one thread (threadpoolctl, when installed): workers each on their own core."""
     try:
         from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
-        return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
+
+        one_blas_thread: Any = threadpool_limits(1, user_api="blas")
+    except ImportError:  # pragma: no cover - threadpoolctl is optional
+        one_blas_thread = contextlib.nullcontext()
+    with one_blas_thread, ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
+        return list(pool.map(function, items))
