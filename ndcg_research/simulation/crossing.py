@@ -20,12 +20,7 @@ from .sweeps import SweepResult
 
 def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> float:
     """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory."""
-    return float(_gaps(model, first, second, [discount], n)[0])
-
-
-def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
-    values = finite_n.finite_n_values(model, [first, second], discounts, n)
-    return values[0] - values[1]
+    return float(np.subtract(*finite_n.finite_n_values(model, [first, second], [discount], n))[0])
 
 
 def crossing_n(
@@ -48,7 +43,7 @@ def crossing_table(
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
     grid = sorted({int(round(v)) for v in np.geomspace(n_min, n_max, points)} | {n_min, n_max})
-    gaps = np.stack([_gaps(model, first, second, specs, n) for n in grid])  # (grid, discounts), shared work
+    gaps = np.stack([np.subtract(*finite_n.finite_n_values(model, [first, second], specs, n)) for n in grid])
     rows = []
     for j, spec in enumerate(specs):
         sign, crossing = np.sign(gaps[0, j]), math.nan
@@ -57,7 +52,7 @@ def crossing_table(
             lo, hi = grid[changed[0] - 1], grid[changed[0]]
             while hi - lo > 1:  # invariant: the sign at lo is the starting sign, at hi it is not
                 mid = (lo + hi) // 2
-                same = np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign
+                same = np.sign(expected_gap(model, first, second, spec, mid)) == sign
                 lo, hi = (mid, hi) if same else (lo, mid)
             crossing = float(hi)
         decay, start, end = parse_discount(spec).decay, float(gaps[0, j]), float(gaps[-1, j])

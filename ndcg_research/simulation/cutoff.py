@@ -58,11 +58,9 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     name, kwargs = parse_registered(
         spec, _RULES, what="cut-off rule", valid="valid rules: fixed(k), power(a), fraction(c), all"
     )
-    if name == "all":
-        return CutoffRule("all")
-    value = kwargs[_RULES[name][0]]
+    value = next(iter(kwargs.values()), 0.0)  # "all" has none
     # The rules' domain: a cut-off outside it would not be one.
-    if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}[name]:
+    if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}.get(name, True):
         raise ValueError(f"cut-off rule {name!r} needs {_DOMAIN[name]}, got {value!r}")
     return CutoffRule(name, value)
 

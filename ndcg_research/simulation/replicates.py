@@ -99,8 +99,7 @@ def parallel_map(
     """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
     a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
     if n_jobs == 1 and backend is None:
-        for item in items:
-            yield _single_threaded(function, item)
+        yield from (_single_threaded(function, item) for item in items)
         return
     import joblib
 

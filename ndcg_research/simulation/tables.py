@@ -78,10 +78,7 @@ def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) ->
     table = pd.DataFrame(list(itertools.product(*axes.values())), columns=list(axes))
     for name, value in columns.items():
         array = np.asarray(value)
-        if array.ndim == 0:
-            table[name] = value
-        elif array.shape != shape:
+        if array.ndim and array.shape != shape:
             raise ValueError(f"column {name!r} has shape {array.shape}, the axes {list(axes)} need {shape}")
-        else:
-            table[name] = array.reshape(-1)
+        table[name] = array.reshape(-1) if array.ndim else value
     return table

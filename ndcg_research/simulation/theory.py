@@ -41,24 +41,20 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     if np.any(~np.isfinite(r)) or np.any(r < 1):
         raise ValueError(f"n must be finite and >= 1, got {n!r}")
     kw = d.kwargs
-    if d.name in ("log2", "log", "logpower"):
-        out = kw.get("gamma", 1.0) * r / ((1 + r) * np.log1p(r))
-    elif d.name == "loglog":
-        L = np.log2(1 + r)
-        out = r / ((1 + r) * math.log(2) * (1 + L) * np.log1p(L))
-    elif d.name == "jarvelin":
-        with np.errstate(divide="ignore"):
-            out = np.where(r > kw["base"], 1 / np.log(np.maximum(r, 1.0)), 0.0)
-    elif d.name in ("power", "zipf"):
-        out = np.full_like(r, kw.get("beta", 1.0))
-    elif d.name == "zipflog":  # ln D = -ln r - gamma ln ln(1 + r) + const
-        out = 1 + kw["gamma"] * r / ((1 + r) * np.log1p(r))
-    elif d.name == "geometric":
-        out = -r * math.log(kw["p"])
-    elif d.name == "none":
-        out = np.zeros_like(r)
-    else:  # a built-in discount this table does not know yet: refuse rather than answer 0
+    formulas: dict[str, Callable[[], np.ndarray]] = {  # from ln D of each discount
+        "log2": lambda: kw.get("gamma", 1.0) * r / ((1 + r) * np.log1p(r)),
+        "loglog": lambda: r / ((1 + r) * math.log(2) * (1 + np.log2(1 + r)) * np.log1p(np.log2(1 + r))),
+        "jarvelin": lambda: np.where(r > kw["base"], 1 / np.log(np.maximum(r, 1.0)), 0.0),
+        "power": lambda: np.full_like(r, kw.get("beta", 1.0)),
+        "zipflog": lambda: 1 + kw["gamma"] * r / ((1 + r) * np.log1p(r)),  # ln D = -ln r - gamma ln ln(1 + r) + c
+        "geometric": lambda: -r * math.log(kw["p"]),
+        "none": lambda: np.zeros_like(r),
+    }
+    formulas |= {"log": formulas["log2"], "logpower": formulas["log2"], "zipf": formulas["power"]}
+    if d.name not in formulas:  # a built-in discount this table does not know yet: refuse rather than answer 0
         raise ValueError(f"no analytic eps for discount {str(d)!r}; use eps_numeric")
+    with np.errstate(divide="ignore"):  # jarvelin's 1 / ln r at r = 1, where it is not taken
+        out = formulas[d.name]()
     return float(out) if np.ndim(n) == 0 else out
 
 
@@ -138,8 +134,7 @@ class Profile:
             elif weight == "power":
                 W = e ** (1 - beta) / (1 - beta)
             else:  # zipf
-                inner = np.diff(np.log(e[1:]))  # first cell has g = g(0+): contributes 0
-                return float((v[1:] - self.top) @ inner)
+                return float((v[1:] - self.top) @ np.diff(np.log(e[1:])))  # the first cell, g = g(0+), adds 0
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:
@@ -222,11 +217,8 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
 
         top = G * (hi if kappa > 0 else (lo + hi) / 2)
         return Profile(top=top, function=closed)
-    if ranker.kind == "random":
-        shrink, spread = 0.0, 1.0
-    else:
-        s2 = ranker.sigma**2 if ranker.kind == "noisy" else 0.0
-        shrink, spread = 1 / math.sqrt(1 + s2), math.sqrt(s2 / (1 + s2))
+    s2 = ranker.sigma**2  # bayes: sigma = 0
+    shrink, spread = (0.0, 1.0) if ranker.kind == "random" else (1 / math.sqrt(1 + s2), math.sqrt(s2 / (1 + s2)))
 
     def quadrature(t: np.ndarray) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
@@ -268,7 +260,6 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
 
 def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``."""
-    model = parse_model(model)
     star = ideal_profile(model, gain=gain)
     return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / star.integral("one")
 
@@ -277,20 +268,17 @@ def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: 
     r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``."""
     if not 0 < beta < 1:
         raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
-    model = parse_model(model)
     num = gain_profile(model, ranker, gain=gain).integral("power", beta)
     return num / ideal_profile(model, gain=gain).integral("power", beta)
 
 
 def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts."""
-    model = parse_model(model)
     return gain_profile(model, ranker, gain=gain).top / ideal_profile(model, gain=gain).top
 
 
 def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
     """nDCG under ``zipf`` to order ``1/ln n``: ``g(0)(ln n + γ) + int (g - g(0))/t`` for f over the same for g*."""
-    model = parse_model(model)
     f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
     L = math.log(n) + EULER_GAMMA
     return (f.top * L + f.integral("zipf")) / (star.top * L + star.integral("zipf"))

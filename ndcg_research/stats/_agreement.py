@@ -65,8 +65,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     for name, values in (("reference", ref), ("other", oth)):
         if np.unique(values).size != values.size:
             raise ValueError(f"{name} has tied scores; tau_AP is defined for orderings without ties")
-    order = np.argsort(-oth, kind="stable")  # systems by `other`, best first
-    ref_ordered = ref[order]
+    ref_ordered = ref[np.argsort(-oth, kind="stable")]  # systems by `other`, best first
     n = ref.size
     above = np.tril(ref_ordered[None, :] > ref_ordered[:, None], k=-1)  # [i, j]: j above i in both
     correct = above.sum(axis=1)[1:]

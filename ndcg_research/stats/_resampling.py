@@ -70,15 +70,14 @@ class Resamples:
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
         """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the caller checked the arguments."""
-        n = n_queries
         if kind == "exact":
-            if n > EXACT_LIMIT:
+            if n_queries > EXACT_LIMIT:
                 raise ValueError(
-                    f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
+                    f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n_queries} is more than "
                     f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)"
                 )
-            return cls("exact", n, 1 << (n - 1), 0)
-        return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
+            return cls("exact", n_queries, 1 << (n_queries - 1), 0)
+        return cls(kind, n_queries, n_resamples, seed)  # type: ignore[arg-type]
 
     def starts(self) -> range:
         """The first resample index of each block (its step: the rows per block)."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..evaluation import evaluate
 
@@ -100,12 +101,9 @@ def run_matrices(
             f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
             f"only the {common.size} queries every run answered are compared"
         )
-    kept = [np.flatnonzero(np.isin(queries, common)) for queries in result.queries]
-    kept = [keep[np.argsort(queries[keep], kind="stable")] for queries, keep in zip(result.queries, kept, strict=True)]
+    kept = [pd.Index(queries).get_indexer(common) for queries in result.queries]  # common is sorted
     matrices = {
         m.name: np.vstack([v[i][keep] for v, keep in zip(result.values, kept, strict=True)])
         for i, m in enumerate(result.measures)
     }
-    return RunMatrices(
-        systems=list(result.runs), queries=np.sort(common, kind="stable"), matrices=matrices, notes=tuple(notes)
-    )
+    return RunMatrices(systems=list(result.runs), queries=common, matrices=matrices, notes=tuple(notes))
