@@ -30,6 +30,9 @@ TOL = 1e-10
         ("fraction(c=0.1)", 1000, 100),
         ("fraction(c=0.1)", 5, 1),
         ("all", 77, 77),
+        # a fixed k written as a float: only the fixed rule's arithmetic runs (n ** 1000.0 would overflow)
+        ("fixed(k=1e3)", 10_000, 1000),
+        ("fixed(k=1000.0)", 10, 10),
     ],
 )
 def test_cutoff_rules(spec, n, k):

@@ -257,7 +257,9 @@ def make_finding(
     # confirmatory run" once thresholds.toml records that run's results.
     known = catalogue().thresholds
     times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
-    fixed = max(times + ["after seeing data"] * bool(text.revised), key=FIXED_WHEN.index)
+    if text.revised:
+        times.append("after seeing data")
+    fixed = max(times, key=FIXED_WHEN.index)
     if catalogue().confirmatory.get("results_commit"):
         fixed = "before the confirmatory run"
     return Finding(

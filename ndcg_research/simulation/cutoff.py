@@ -34,9 +34,16 @@ class CutoffRule:
 
     def k(self, n: int) -> int:
         """The cut-off for a list of n items (between 1 and n)."""
-        exact = {"fixed": int(self.value), "power": n**self.value, "fraction": self.value * n}.get(self.kind, n)
-        # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
-        return int(min(max(math.ceil(exact - 1e-9), 1), n))
+        if self.kind == "fixed":
+            k = int(self.value)
+        elif self.kind == "power":
+            # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
+            k = math.ceil(n**self.value - 1e-9)
+        elif self.kind == "fraction":
+            k = math.ceil(self.value * n - 1e-9)
+        else:
+            k = n
+        return int(min(max(k, 1), n))
 
     @property
     def exponent(self) -> float:

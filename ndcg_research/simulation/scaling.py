@@ -48,7 +48,11 @@ def decay_index(discount: str | Discount) -> float:
     d = parse_discount(discount, builtin_only=True)
     if d.decay == "constant":
         raise ValueError("the constant discount gives every ranker the same value: no gap to scale")
-    return {"geometric": math.inf, "zipf": 1.0, "zipflog": 1.0}.get(d.name, d.kwargs.get("beta", 0.0))  # power, else 0
+    if d.name == "geometric":
+        return math.inf
+    if d.name in ("zipf", "zipflog"):
+        return 1.0
+    return d.kwargs["beta"] if d.name == "power" else 0.0  # else slowly varying
 
 
 def gap_exponent(
