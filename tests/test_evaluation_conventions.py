@@ -471,3 +471,24 @@ def test_tf_ranking_float32_ties_averaged_and_said_in_a_note():
         "1 query has tied scores, which tf_ranking orders at random; the values are the expectation" in note
         for note in result.notes
     )
+
+
+@pytest.mark.parametrize(
+    "convention, relevance, docs, judged_only",
+    [
+        ("tf_ranking", [1, 0, -1, -1], list("abcd"), False),  # q2's documents all have negative labels: dropped
+        ("ranx", [1, 0, 1, 0], list("abef"), True),  # -J: q2's ranked documents are all unjudged
+    ],
+)
+def test_ties_are_counted_when_the_last_query_is_emptied(convention, relevance, docs, judged_only):
+    # The tie count runs after documents are dropped; an emptied last query once sent it past the end of its array.
+    qrels = pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": list("abcd"), "relevance": relevance})
+    run = pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": docs, "score": [0.9, 0.9, 0.5, 0.4]})
+    result = evaluate(qrels, run, "ndcg", convention=convention, judged_only=judged_only)
+    values = per_query(result)
+    assert values["q2"] == 0.0
+    gains = [2**1 - 1, 0] if convention == "tf_ranking" else [1, 0]
+    tie_average = (gains[0] / math.log2(2) + gains[0] / math.log2(3)) / 2  # a first or second, each half the time
+    expected = tie_average / (gains[0] / math.log2(2)) if convention == "tf_ranking" else 1.0  # ranx: file order
+    assert values["q1"] == pytest.approx(expected)
+    assert any("1 query has tied scores" in note for note in result.notes) == (convention == "tf_ranking")

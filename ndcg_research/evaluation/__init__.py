@@ -23,11 +23,13 @@ Examples
 0.8597
 """
 
+from typing import TYPE_CHECKING
+
 import lazy_loader
 
 # Each public name is imported on first use (as the package's and stats' are), so that the command line's start
 # (and ``ndcg-research --help``) does not load pyarrow for the presets' names.
-__getattr__, _lazy_dir, __all__ = lazy_loader.attach(
+__getattr__ = lazy_loader.attach(
     __name__,
     submod_attrs={
         "_evaluator": ["evaluate", "Evaluation"],
@@ -35,8 +37,30 @@ __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
         "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
         "_sources": ["InputError"],
     },
-)
+)[0]
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:
+    from ._evaluator import Evaluation, evaluate
+    from ._frames import read_qrels, read_run, read_svmlight
+    from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
+    from ._sources import InputError
+
+__all__ = [
+    "evaluate",
+    "Evaluation",
+    "read_qrels",
+    "read_run",
+    "read_svmlight",
+    "InputError",
+    "Measure",
+    "parse_measures",
+    "Convention",
+    "CONVENTIONS",
+    "ALIASES",
+    "get_convention",
+]

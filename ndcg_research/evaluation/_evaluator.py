@@ -220,7 +220,8 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     counts = [int(zero_ideal.sum()), 0, 0]
     if conv.random_ties or conv.unstable_ties_from is not None:
         tied = np.zeros(ranked.codes.size, dtype=bool)
-        tied[np.searchsorted(ranked.starts, tied_pairs(ranked.score, ranked.starts)[1], side="right") - 1] = True
+        _, pairs = tied_pairs(ranked.score, ranked.starts)
+        tied[np.searchsorted(ranked.starts, pairs, side="right") - 1] = True  # the query of each tied pair
         counts[1] = int(tied.sum())
         if conv.unstable_ties_from is not None:
             counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())

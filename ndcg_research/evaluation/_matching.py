@@ -297,7 +297,7 @@ def rank_part(
 def tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
     """Whether scores ever rise inside a query, and the positions i tied with i + 1 in the same query."""
     same_query = np.ones(max(score.size - 1, 0), dtype=bool)
-    same_query[starts[starts > 0] - 1] = False
+    same_query[starts[(starts > 0) & (starts < score.size)] - 1] = False  # a last query may be empty (-J, tf_ranking)
     # Compared, not subtracted: two equal infinities (a float32 preset's overflow) tie, and inf - inf is NaN.
     before, after = score[:-1], score[1:]
     return bool(np.any((after > before) & same_query)), np.flatnonzero((after == before) & same_query)

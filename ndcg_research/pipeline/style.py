@@ -304,8 +304,8 @@ def draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
     return band_line(ax, n, d, d - 1.96 * se, d + 1.96 * se, color=color, marker="o", ls="-", ms=3, lw=1.2)
 
 
-def band_line(ax: Axes, x: Any, y: Any, low: Any, high: Any, alpha: float = 0.12, **line: Any) -> Line2D:
-    """``y`` against ``x`` as a line (``line``: its style, ``color`` included) over its band, ``low`` to ``high``."""
-    drawn = ax.plot(x, y, **line)[0]
-    ax.fill_between(x, low, high, color=line["color"], alpha=alpha, lw=0)
+def band_line(ax: Axes, x: Any, y: Any, low: Any, high: Any, alpha: float = 0.12, *, color: Any, **line: Any) -> Line2D:
+    """``y`` against ``x`` as a line (``line``: its style) over its band, ``low`` to ``high``, both in ``color``."""
+    drawn = ax.plot(x, y, color=color, **line)[0]
+    ax.fill_between(x, low, high, color=color, alpha=alpha, lw=0)
     return drawn
