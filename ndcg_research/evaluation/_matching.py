@@ -15,7 +15,17 @@ from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._measures import Convention, Measure
-from ._readers import Columns, InputError, SetLookupOptions, SortOptions, binary_array, binary_ids, kernel, numbers
+from ._readers import (
+    Columns,
+    InputError,
+    SetLookupOptions,
+    SortOptions,
+    binary_array,
+    binary_ids,
+    flags,
+    kernel,
+    numbers,
+)
 
 
 def _int_array(values: np.ndarray) -> pa.Array:
@@ -34,8 +44,11 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
         offsets = itertools.accumulate((len(c.dictionary) for c in chunks), initial=0)
         index = np.concatenate([remap[o:][numbers(c.indices)] for c, o in zip(chunks, offsets, strict=False)])
         return binary_ids(encoded.dictionary), index
-    encoded = kernel("dictionary_encode", binary_ids(array))
-    return binary_ids(encoded.dictionary), numbers(encoded.indices)
+    # Rows come in runs of one id (a run file is grouped by query): only the first row of each run is hashed.
+    ids = binary_ids(array)
+    heads = np.flatnonzero(np.r_[len(ids) > 0, flags(kernel("not_equal", ids[1:], ids[:-1]))])
+    encoded = kernel("dictionary_encode", kernel("take", ids, _int_array(heads)))
+    return binary_ids(encoded.dictionary), np.repeat(numbers(encoded.indices), np.diff(np.r_[heads, len(ids)]))
 
 
 def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:

@@ -164,10 +164,18 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
     values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
-    if not array.null_count:
-        return values
-    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
-    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
+    return values if not array.null_count else np.where(_bits(array, 0), values, missing)
+
+
+def _bits(array: pa.Array, buffer: int) -> np.ndarray:
+    """A bitmap of ``array`` (buffer 0: validity; 1: a boolean array's values) as a numpy bool per row."""
+    bits = np.unpackbits(np.frombuffer(array.buffers()[buffer], dtype=np.uint8), bitorder="little")
+    return bits[array.offset : array.offset + len(array)].view(bool)
+
+
+def flags(array: pa.Array) -> np.ndarray:
+    """The values of a boolean Arrow array without nulls (a kernel's result) as numpy bools."""
+    return _bits(array, 1)
 
 
 _SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof reads in full and Python's float alike
@@ -347,9 +355,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
     last, end = query[len(query) - 1], len(query)
     for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
-        same = kernel("equal", chunk, last)
-        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
-        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
+        other = np.flatnonzero(~flags(kernel("equal", chunk, last)))
         if other.size:
             return end - len(chunk) + int(other[-1]) + 1
         end -= len(chunk)
