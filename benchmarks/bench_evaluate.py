@@ -22,7 +22,9 @@ round's ratio printed too, and the load average before and after each size:
 - trec_eval 10.0: ``trec_eval -m ndcg -m ndcg_cut.10 QRELS RUN``; the outputs compared byte for byte;
 - the floor: a Python process that only reads both files with pyarrow's CSV reader, and the import
   floor: a Python process that only imports numpy, pyarrow.csv and pyarrow._compute (what the command
-  line cannot do without; it calls Arrow's kernels without loading pyarrow.compute's generated wrappers).
+  line cannot do without; it calls Arrow's kernels without loading pyarrow.compute's generated wrappers),
+  and numpy's import alone (the floor of any process built on the metric core: where it takes more than
+  twice trec_eval's time, the 50,000-line target cannot be met by a process that imports numpy).
 
 In process, 250,000 lines: ``nr.evaluate`` on the files against pytrec_eval (its own file parsers,
 ``RelevanceEvaluator``, the mean) and ranx (``Qrels.from_file``, ``Run.from_file``, ``evaluate``),
@@ -186,6 +188,7 @@ def side_by_side(qrels: Path, run: Path, trec_eval: str | None, rounds: int) -> 
         "ours": [sys.executable, "-m", "ndcg_research", "evaluate", "--quiet", *MEASURES, str(qrels), str(run)],
         "floor": [sys.executable, "-c", FLOOR, str(qrels), str(run)],
         "imports": [sys.executable, "-c", IMPORTS],
+        "numpy": [sys.executable, "-c", "import numpy"],
     }
     if trec_eval:
         tools["trec_eval"] = [trec_eval, *MEASURES, str(qrels), str(run)]
@@ -228,6 +231,7 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
             "floor_mib": floor["memory"],
             "ours_over_floor": min(ours["times"]) / min(floor["times"]),
             "imports_s": min(result["imports"]["times"]),
+            "numpy_s": min(result["numpy"]["times"]),
             "load_before": load_before,
             "load_after": load_after,
         }
@@ -239,6 +243,7 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
                 "trec_eval_mib": theirs["memory"],
                 "speedup": min(theirs["times"]) / min(ours["times"]),
                 "imports_over_trec_eval": min(result["imports"]["times"]) / min(theirs["times"]),
+                "numpy_over_trec_eval": min(result["numpy"]["times"]) / min(theirs["times"]),
                 "speedup_per_round": ";".join(
                     f"{t / o:.2f}" for t, o in zip(theirs["times"], ours["times"], strict=True)
                 ),
@@ -260,6 +265,7 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
             f"(pyarrow reads both files, no evaluation)"
         )
         print(f"  imports   best {row['imports_s']:7.2f} s (python -c '{IMPORTS}')")
+        print(f"  numpy     best {row['numpy_s']:7.2f} s (python -c 'import numpy')")
         if "trec_eval" in result:
             print(
                 f"  speed-up over trec_eval {row['speedup']:.2f}x (per round {row['speedup_per_round']}); memory "
@@ -305,7 +311,8 @@ def record_rows(recorder: Recorder, rows: list[dict]) -> None:
             f"{row['ours_s']:.3f} s, trec_eval {row['trec_eval_s']:.3f} s; speed-up per round "
             f"{row['speedup_per_round'].replace(';', ', ')}), best of {row['rounds']} rounds; the imports "
             f"alone "
-            f"(numpy, pyarrow) take {row['imports_over_trec_eval']:.2f}x trec_eval's time; peak memory ours / "
+            f"(numpy, pyarrow) take {row['imports_over_trec_eval']:.2f}x trec_eval's time, numpy's alone "
+            f"{row['numpy_over_trec_eval']:.2f}x; peak memory ours / "
             f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, "
             f"{row['trec_eval_mib']:.0f} MiB); "
             f"{floor}; output byte-identical: {'yes' if row['identical_output'] else 'NO'}; {load}",
