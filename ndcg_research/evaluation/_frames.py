@@ -45,22 +45,19 @@ STYLES: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 
 
 def is_path(value: Any) -> bool:
-    """Whether ``value`` names a file (a str or an os.PathLike)."""
     return isinstance(value, (str, os.PathLike))
 
 
+# The tests of a Dask collection, a pandas DataFrame, a ranx Qrels or Run import none of these libraries.
 def is_dask(value: Any) -> bool:
-    """Whether ``value`` is a Dask collection (without importing Dask)."""
     return type(value).__module__.startswith("dask") and hasattr(value, "to_delayed")
 
 
 def is_frame(value: Any) -> bool:
-    """Whether ``value`` is a pandas DataFrame (without importing pandas)."""
     return any(c.__module__.startswith("pandas") and c.__name__ == "DataFrame" for c in type(value).__mro__)
 
 
 def is_ranx(value: Any) -> bool:
-    """Whether ``value`` is a ranx ``Qrels`` or ``Run`` (without importing ranx)."""
     return type(value).__module__.startswith("ranx") and hasattr(value, "to_dict")
 
 
@@ -165,23 +162,20 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
         raise InputError(f"{where(i)}: {column} must be finite, got {float(raw[i])!r}")
     # An integer column's own values (uint64 beyond 2^63 too), to show and to compare with their float64.
     exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64) if dtype.kind in "iu" else None
-
-    def shown(i: int) -> str:
-        return str(int(exact[i])) if exact is not None else repr(float(raw[i]))
-
+    shown = raw if exact is None else exact
     if kind == "run":
         if exact is not None:
             with np.errstate(invalid="ignore"):  # a float64 beyond the integer type is inexact anyway
                 inexact = np.flatnonzero((np.abs(raw) >= 2**53) & (raw.astype(exact.dtype) != exact))
             if inexact.size:
                 raise InputError(
-                    f"{where(int(inexact[0]))}: {column} {shown(int(inexact[0]))} is not exact as a float64 (beyond "
+                    f"{where(int(inexact[0]))}: {column} {shown[inexact[0]].item()} is not exact as a float64 (beyond "
                     f"2^53: it would tie with its neighbours); rescale the {column}s"
                 )
         return raw, None
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
-        raise InputError(f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large; {GRADE_LIMIT}")
+        raise InputError(f"{where(int(big[0]))}: {column} {shown[big[0]].item()!r} is too large; {GRADE_LIMIT}")
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:
         return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
@@ -269,11 +263,9 @@ def _file_name(path: str) -> str:
 
 def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     """A run's name by itself, and the file it was read from (to tell runs of the same name apart)."""
-    if is_path(run):
-        path = os.fspath(run)
-        return (describe(path) if path == "-" else _file_name(path)), path
-    if isinstance(run, Columns):  # a model's predictions read by the command line (SVMlight): named by their file
-        return _file_name(run.source), run.source
+    if is_path(run) or isinstance(run, Columns):  # Columns: a model's predictions read by the command line (SVMlight)
+        path = run.source if isinstance(run, Columns) else os.fspath(run)
+        return _file_name(describe(path)), path
     if is_ranx(run):
         return getattr(run, "name", None) or f"run{position + 1}", None
     attrs = getattr(run, "attrs", None) or {}

@@ -39,8 +39,7 @@ class InputError(ValueError):
 
 def describe(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``standard input`` for ``"-"``."""
-    path = os.fspath(path)
-    return "standard input" if path == STDIN else path
+    return "standard input" if os.fspath(path) == STDIN else os.fspath(path)
 
 
 @dataclass
