@@ -67,7 +67,7 @@ class Measure:
         >>> parse_measures("ndcg_cut.10")[0].spec()
         'ndcg@10'
         """
-        return _spec_measure(self.k, self.gain, self.discount, self.gains).name
+        return _spec_measure(*self.key).name
 
 
 def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
@@ -100,7 +100,7 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
                 f"read {atol(p.lstrip())}); {VALID_MEASURES}"
             )
         # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
-        cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
+        cutoffs.append(min(atol(p), 2**63 - 1))
     if min(cutoffs) < 1:
         raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
     if len(set(cutoffs)) != len(cutoffs):
@@ -161,15 +161,15 @@ def _checked_gains(value: object, measure: str) -> Gains:
 
 
 def _parse_spec(text: str) -> Measure:
-    match = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
-    if match is None or match.group(1) != "ndcg":
+    match = re.fullmatch(r"\s*ndcg\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
+    if match is None:
         raise ValueError(f"unknown measure {text!r}; {VALID_MEASURES}")
-    k = None if match.group(2) is None else int(match.group(2))
+    k = None if match.group(1) is None else int(match.group(1))
     if k is not None and k < 1:
         raise ValueError(f"measure {text!r}: the cut-off must be >= 1")
     options: dict[str, Any] = {}
-    if match.group(3) is not None:
-        _, args, options = parse_call(_normalised_call("ndcg" + match.group(3)), what="measure")
+    if match.group(2) is not None:
+        _, args, options = parse_call(_normalised_call("ndcg" + match.group(2)), what="measure")
         if args:
             raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
         unknown = set(options) - set(_OPTIONS)

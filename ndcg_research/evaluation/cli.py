@@ -64,7 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "-l",
         "--level_for_rel",
-        dest="level",
         type=int,
         metavar="N",
         help="accepted for trec_eval compatibility; nDCG does not use it",
@@ -248,7 +247,7 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
     """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
     ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
-    order = sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0)) if ndcg else []
+    order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if ndcg else []
     names = [measures[i].name for i in order]
     averaged = evaluation.averaged()
     lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
