@@ -18,7 +18,7 @@ from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
-from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
+from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
 from ._sources import STDIN, Recording, prefetched
 
 if TYPE_CHECKING:
@@ -261,8 +261,6 @@ def _run_parts(
                 seen[part.codes] = True
                 parts.append(part)
             else:
-                if not parts:
-                    raise no_data(path)
                 return parts, columns.tag
         query = judgments.query_text(again[:1])[0]
         row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))

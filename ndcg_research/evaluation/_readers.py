@@ -164,18 +164,14 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
     values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
-    return values if not array.null_count else np.where(_bits(array, 0), values, missing)
+    return values if not array.null_count else np.where(flags(array, 0), values, missing)
 
 
-def _bits(array: pa.Array, buffer: int) -> np.ndarray:
-    """A bitmap of ``array`` (buffer 0: validity; 1: a boolean array's values) as a numpy bool per row."""
+def flags(array: pa.Array, buffer: int = 1) -> np.ndarray:
+    """A bitmap of ``array`` as a numpy bool per row: the values of a boolean array without nulls (a kernel's
+    result), or (buffer 0) the validity of any array."""
     bits = np.unpackbits(np.frombuffer(array.buffers()[buffer], dtype=np.uint8), bitorder="little")
     return bits[array.offset : array.offset + len(array)].view(bool)
-
-
-def flags(array: pa.Array) -> np.ndarray:
-    """The values of a boolean Arrow array without nulls (a kernel's result) as numpy bools."""
-    return _bits(array, 1)
 
 
 _SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof reads in full and Python's float alike
@@ -365,8 +361,9 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def _parsed_blocks(
     path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
 ) -> Iterator[Columns]:
-    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped)."""
-    first_line, comment_line = 1, None
+    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); a file
+    without any is refused (trec_eval: "Cannot read results file" when empty)."""
+    first_line, comment_line, rows = 1, None, False
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
             check_text(block, source.name, first_line)
@@ -374,11 +371,17 @@ def _parsed_blocks(
             columns, n_lines, comment_line = parsed or _line_block(block, kind, source.name, first_line, comment_line)
             first_line += n_lines
             if len(columns):
+                rows = True
                 yield columns
     if comment_line is not None:
         raise InputError(
             f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
             f"reads past the end of the file after it (and crashes); remove it"
+        )
+    if not rows:
+        raise InputError(
+            f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
+            f"trec_eval refuses it too"
         )
 
 
@@ -400,20 +403,9 @@ def query_blocks(
         yield Columns.concat(waiting)
 
 
-def no_data(path: PathLike) -> InputError:
-    """The error of a file without any data line (trec_eval: "Cannot read results file" when empty)."""
-    return InputError(
-        f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
-        f"trec_eval refuses it too"
-    )
-
-
 def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
     """A whole TREC qrels or run file (``evaluate`` streams run files in :func:`query_blocks` instead)."""
-    parts = list(_parsed_blocks(path, kind, stream))
-    if not parts:
-        raise no_data(path)
-    return Columns.concat(parts)
+    return Columns.concat(list(_parsed_blocks(path, kind, stream)))
 
 
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
