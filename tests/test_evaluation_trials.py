@@ -64,17 +64,31 @@ def test_qrels_judging_trec_eval_placeholder_for_a_query_without_ranking_are_ref
     assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0].tolist() == [[1.0, 0.0]]
     with pytest.raises(InputError, match=r"judges the document 'ceci_nest_pas_un_docno' with gain 1 under ndcg_0=1"):
         evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg.0=1")
+    # -M 0 cuts every ranking, the placeholder's too: trec_eval prints 0 for both queries, as here.
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 ceci_nest_pas_un_docno 1\n")
+    status, out, _ = cli(capfdbinary, "evaluate", "-c", "-q", "-M", "0", tmp_path / "qrels", tmp_path / "run")
+    assert status == 0 and out.decode().split() == [
+        "ndcg",
+        "q1",
+        "0.0000",
+        "ndcg",
+        "q2",
+        "0.0000",
+        *"ndcg all 0.0000".split(),
+    ]
 
 
 @pytest.mark.parametrize("content", [b"", b"# only a comment\n", b"\n\n"])
-def test_a_run_file_without_data_lines_is_refused_as_trec_eval_refuses_it(tmp_path, capfdbinary, content):
-    # get_trec_results.c: "Cannot read results file" for an empty file; nothing is scored 0.
+def test_a_run_file_without_data_lines_is_refused_saying_what_trec_eval_does(tmp_path, capfdbinary, content):
+    # get_trec_results.c: "Cannot read results file" for an empty file; a file of blank or comment lines stops it
+    # without -c and is scored 0 for every judged query with -c. Refused here, with each case said.
     (tmp_path / "qrels").write_text("q 0 a 1\n")
     (tmp_path / "run").write_bytes(content)
     with pytest.raises(InputError, match=r"run: no data lines"):
         evaluate(tmp_path / "qrels", tmp_path / "run")
     status, out, err = cli(capfdbinary, "evaluate", "-c", tmp_path / "qrels", tmp_path / "run")
     assert status == 1 and out == b"" and "no data lines" in err
+    assert "refuses an empty run file" in err and "under -c, where it scores every judged query 0" in err
 
 
 # ---------------------------------------------------------------- ids: matched by a library, exactly
@@ -253,7 +267,9 @@ def test_values_are_trec_eval_s_to_the_last_bit_even_at_a_rounding_boundary(tmp_
 
 
 @pytest.mark.parametrize(
-    "text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")]
+    "text, reads",
+    [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")]
+    + [("0x1p99999", "inf"), ("-0x1.8p1024x", "-inf")],  # beyond float64: strtod's HUGE_VAL (a crash before)
 )
 def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
     # get_trec_results.c reads scores with atof, i.e. C's strtod: hexadecimal floats, "nan" and "inf" included.
@@ -261,6 +277,22 @@ def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
     (tmp_path / "run").write_text(f"q Q0 a 1 {text} r\n")
     with pytest.raises(InputError, match=rf"run:1: score '{text}' .*trec_eval's atof reads {reads}\b"):
         evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+@pytest.mark.parametrize("cutoffs", ["1,3000000000", "5,2147483653", "1,-3000000000"])
+def test_cutoffs_2_to_the_31_apart_are_refused_where_trec_eval_misorders_them(tmp_path, capfdbinary, cutoffs):
+    # meas_init.c sorts cut-offs with comp_long, their difference as a C int: 1 - 3000000000 wraps to a positive
+    # int, so trec_eval prints ndcg_cut_3000000000 first with the value at 1 (and passes -3000000000's check).
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    with pytest.raises(ValueError, match=r"differ by 2\^31 or more.*comp_long"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", f"ndcg_cut.{cutoffs}")
+    status, out, err = cli(capfdbinary, "evaluate", "-m", f"ndcg_cut.{cutoffs}", tmp_path / "qrels", tmp_path / "run")
+    assert status == 1 and out == b"" and "comp_long" in err and err.count("\n") == 1
+    # One large cut-off alone, or cut-offs less than 2^31 apart, are sorted right by trec_eval: evaluated.
+    full = _dcg([1, 2]) / _dcg([2, 1])
+    values = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg_cut.3000000000", "ndcg_cut.1,2147483647"]).values
+    assert values[0][:, 0].tolist() == pytest.approx([full, 0.5, full], rel=1e-15)
 
 
 # ---------------------------------------------------------------- the qrels comment rule (get_qrels.c)
@@ -277,6 +309,11 @@ def test_a_comment_line_between_judgments_is_skipped(tmp_path):
     [
         ("# one\n# two\nq 0 a 1\n", 2, "right after another comment line"),  # trec_eval reads it as data
         ("q 0 a 1\n  # note 0 b\nq 0 c 1\n", 2, "first column"),  # query '#' for trec_eval
+        # What trec_eval does with such a line: 4 fields are a judgment, others "Malformed line" (get_qrels.c).
+        ("# one\n#two 0 b 1\nq 0 a 1\n", 2, "comment lines and reads this line as a judgment of a query named '#two'"),
+        ("# one\n# two x\nq 0 a 1\n", 2, r'comment lines and refuses this line as data with 3 fields \("Malformed'),
+        ("q 0 a 1\n  # note\n", 2, r'first column and refuses this line as data with 2 fields \("Malformed line'),
+        ("q 0 a 1\n  # 0 b 1\n", 2, "first column and reads this line as a judgment of a query named '#'"),
         ("q 0 a 1\n\nq 0 b 1\n", 2, "blank line"),  # "Malformed line"
         ("q 0 a 1\n   \n", 2, "blank line"),
         ("q 0 a 1\n# the end\n", 2, "last line"),  # trec_eval reads past the end
@@ -290,6 +327,16 @@ def test_qrels_lines_trec_eval_reads_otherwise_are_refused_with_the_line(tmp_pat
 
 
 # ---------------------------------------------------------------- bytes
+
+
+def test_a_nul_byte_is_refused_saying_what_trec_eval_does(tmp_path):
+    # trec_eval reads its files as C strings: a NUL that begins a line ends the file (the lines after it are never
+    # read); one within a line leaves its parser inconsistent (glibc aborts: "malloc(): invalid size").
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    for run, line in ((b"q Q0 a 1 1 r\n\x00q Q0 b 2 0 r\n", 2), (b"q Q0 a\x00 1 1 r\n", 1)):
+        (tmp_path / "run").write_bytes(run)
+        with pytest.raises(InputError, match=rf"run:{line}: a NUL byte.*ends the file at a NUL that begins a line"):
+            evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
 def test_a_run_tag_keeps_its_bytes(tmp_path, capfdbinary):
@@ -321,6 +368,26 @@ def test_svmlight_docids_on_some_lines_are_used_where_present_and_said(tmp_path)
     result = evaluate(qrels, run, convention="lightgbm")
     assert any("1 of 3 lines" in note and "no docid" in note and "line 2" in note for note in result.notes)
     assert result.values[0][0, 0] == pytest.approx(_dcg([1, 3, 0]) / _dcg([3, 1, 0]))
+
+
+@pytest.mark.parametrize(
+    "data, line, how",
+    [
+        ("1 qid:1 1:0 # docid = 2\n0 qid:1 1:1\n", 2, "by its data line number, having no docid"),
+        ("1 qid:1 1:0 # docid = X\n0 qid:1 1:1 # docid = X\n", 2, "by its docid"),
+    ],
+)
+def test_svmlight_lines_of_a_qid_named_alike_are_refused_not_merged(tmp_path, data, line, how):
+    # The learning-to-rank tools see two documents (two lines); matched by name here they would be one, and the
+    # second line was refused as "judged twice ... trec_eval refuses this too" (trec_eval reads no SVMlight).
+    (tmp_path / "test.txt").write_text(data)
+    with pytest.raises(
+        InputError, match=rf"test.txt:{line}: document '\w' of qid:1 is named as line 1 is \(this one {how}\)"
+    ):
+        svmlight_columns(tmp_path / "test.txt")
+    # Named alike in two different qids: two queries, evaluated (each line its own document).
+    (tmp_path / "test.txt").write_text(data.replace("0 qid:1", "0 qid:2"))
+    assert len(svmlight_columns(tmp_path / "test.txt")) == 2
 
 
 # ---------------------------------------------------------------- DataFrames

@@ -338,7 +338,7 @@ def check_claims(binary: Path, folder: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     qrels = b"q 0 a 1\nq 0 b 2\nq 0 c 0\n"
     # Scores: the message says what atof (strtod) reads; trec_eval's output must be that of the number said.
-    for text in ["0x1p1", "0x1.8p0", "0X10", "1_5", "2abc", "-0x.8p2"]:
+    for text in ["0x1p1", "0x1.8p0", "0X10", "1_5", "2abc", "-0x.8p2", "0x1p99999"]:
         run = f"q Q0 a 1 {text} r\nq Q0 b 2 1.75 r\nq Q0 c 3 0.5 r\n".encode()
         failures += _claim(binary, folder, qrels, run, rb"atof reads ([-0-9.e+inf]+)", run_side=True, token=text)
     # Grades: the message says what atol reads.
@@ -370,6 +370,40 @@ def check_claims(binary: Path, folder: Path) -> list[str]:
             failures.append(f"{what} in qrels: evaluate did not refuse it")
         if theirs[0] == 0:
             failures.append(f"{what} in qrels: trec_eval read it without failing, as the message says it does not")
+    failures += _more_claims(binary, folder)
+    return failures
+
+
+def _more_claims(binary: Path, folder: Path) -> list[str]:
+    """Lines that look like qrels comments but are data to trec_eval, NUL bytes, cut-offs 2^31 apart."""
+    failures = []
+    qrels, run = folder / "qrels", folder / "run"
+    run.write_bytes(b"q Q0 a 1 1 r\nq Q0 b 2 0.5 r\n")
+    for text in (b"q 0 a 1\n  # note\n", b"# one\n# two\nq 0 a 1\n"):  # not 4 fields: "Malformed line"
+        qrels.write_bytes(text)
+        ours, theirs = run_ours([str(qrels), str(run)]), run_trec_eval(binary, [str(qrels), str(run)])
+        if ours[0] != 1 or "Malformed line" not in ours[2] or "Malformed line" not in theirs[2]:
+            failures.append(f"{text!r}: evaluate says trec_eval finds it malformed: {ours[2].strip()} / {theirs[2]}")
+    # A NUL at the start of a line ends the file for trec_eval: its output is that of the lines before.
+    qrels.write_bytes(b"q 0 a 1\nq 0 b 2\n")
+    run.write_bytes(b"q Q0 a 1 1 r\n\x00q Q0 b 2 2 r\n")
+    ours, theirs = run_ours([str(qrels), str(run)]), run_trec_eval(binary, [str(qrels), str(run)])
+    (folder / "cut").write_bytes(b"q Q0 a 1 1 r\n")
+    if (
+        ours[0] != 1
+        or "ends the file at a NUL" not in ours[2]
+        or theirs != run_trec_eval(binary, [str(qrels), str(folder / "cut")])
+    ):
+        failures.append("a NUL beginning a line: trec_eval did not end the file there, as the message says")
+    run.write_bytes(b"q Q0 a 1 1 r\nq Q0 b\x00 2 2 r\n")
+    if run_trec_eval(binary, [str(qrels), str(run)])[0] == 0:
+        failures.append("a NUL within a line: trec_eval did not crash, as the message says")
+    # Cut-offs 2^31 apart: trec_eval's comparison (their difference as a C int) puts them out of order.
+    run.write_bytes(b"q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    ours = run_ours(["-m", "ndcg_cut.1,3000000000", str(qrels), str(run)])
+    theirs = run_trec_eval(binary, ["-m", "ndcg_cut.1,3000000000", str(qrels), str(run)])
+    if ours[0] != 1 or "comp_long" not in ours[2] or not theirs[1].startswith(b"ndcg_cut_3000000000"):
+        failures.append("cut-offs 2^31 apart: trec_eval did not put them out of order, as the message says")
     return failures
 
 

@@ -351,7 +351,9 @@ def merge_parts(
         )
         listed = _listed(judgments.query_text(missing))
         notes.append(f"{name}: {_have(missing.size, 'judged ')} no ranking ({listed}); {done}")
-    placeholder = judgments.judging(PLACEHOLDER, scored) if conv.name == "trec_eval" and scored.size else ((), ())
+    # (-M 0 cuts the placeholder too: it scores 0 there as here)
+    placed = conv.name == "trec_eval" and scored.size and plan.max_docs != 0
+    placeholder = judgments.judging(PLACEHOLDER, scored) if placed else ((), ())
     for code, grade in zip(*placeholder, strict=True):  # a gain where trec_eval -c scores it, and 0 is scored here
         for m in plan.measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
             gain = dict(m.gains or ()).get(int(grade), max(float(grade), 0.0))

@@ -101,6 +101,13 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
             )
         # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
         cutoffs.append(min(atol(p), 2**63 - 1))
+    if max(cutoffs) - min(cutoffs) >= 2**31:
+        raise ValueError(
+            f"measure {measure!r}: cut-offs {min(cutoffs)} and {max(cutoffs)} differ by 2^31 or more, where "
+            f"trec_eval's sort of the cut-offs (meas_init.c, comp_long: their difference as a C int) can put them "
+            f"out of order and print values under the wrong names; write cut-offs from 1 to 2^31 - 1 (a larger one "
+            f"cuts no real ranking; ndcg has no cut-off)"
+        )
     if min(cutoffs) < 1:
         raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
     if len(set(cutoffs)) != len(cutoffs):

@@ -3,6 +3,7 @@ as trec_eval 10.0 reads them (the guide "Evaluating run files"): a line it would
 file and line. Regular blocks go to pyarrow's CSV reader, other lines one by one (the two agree on random files)."""
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -199,7 +200,10 @@ def parse_score(text: bytes, where: str) -> float:
         if match is None:  # atof reads nothing: 0
             raise InputError(f"{where}: score {quoted(text)} is not a number")
         read = match.group().decode()
-        value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
+        try:
+            value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
+        except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
+            value = -math.inf if read.startswith("-") else math.inf
         read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)  # 2, 0.5, nan, inf
         if match.end() == len(text) and match.group("hex"):
             raise InputError(
@@ -241,6 +245,13 @@ _FIELDS = {
 _IRREGULAR = (b"#", b"\x0b", b"\x0c")
 
 
+def _as_judgment(fields: list[bytes]) -> str:
+    """What trec_eval's qrels reader does with a comment line it does not skip (get_qrels.c): reads it as data."""
+    if len(fields) != 4:
+        return f'refuses this line as data with {len(fields)} fields ("Malformed line")'
+    return f"reads this line as a judgment of a query named {quoted(fields[0])}"
+
+
 def _line_block(
     block: bytes, kind: Kind, name: str, first_line: int, comment_line: int | None
 ) -> tuple[Columns, int, int | None]:
@@ -267,8 +278,8 @@ def _line_block(
             if comment_line is not None:
                 raise InputError(
                     f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
-                    f"skips only the first of consecutive comment lines and reads this one as a judgment "
-                    f"(line {number - 1} is the comment before); merge the comments into one line"
+                    f"skips only the first of consecutive comment lines and {_as_judgment(fields)} (line "
+                    f"{number - 1} is the comment before); merge the comments into one line"
                 )
             comment_line = number
             continue
@@ -281,8 +292,7 @@ def _line_block(
             if fields[0].startswith(b"#"):
                 raise InputError(
                     f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
-                    f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
-                    f"the line"
+                    f"{_as_judgment(fields)}; remove the blanks or the line"
                 )
             if len(fields) != 4:
                 raise InputError(
@@ -381,7 +391,12 @@ def _parsed_blocks(
     if not rows:
         raise InputError(
             f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
-            f"trec_eval refuses it too"
+            + (
+                "trec_eval refuses it too"
+                if kind == "qrels"
+                else "trec_eval refuses an empty run file and stops on one of blank or comment lines, except "
+                "under -c, where it scores every judged query 0"
+            )
         )
 
 
@@ -469,6 +484,18 @@ def svmlight_columns(path: PathLike) -> Columns:
     missing = [i for i, d in enumerate(docids) if d is None]
     width = len(str(len(values)))
     docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
+    # Documents are matched to their grades by name: two lines of a qid named alike (a docid repeated, or a docid
+    # equal to another line's number) would be one document here, where the learning-to-rank tools see two.
+    first_line: dict[tuple[bytes, bytes], int] = {}
+    for qid, doc, number, docid in zip(queries, docs, lines, docids, strict=True):
+        earlier = first_line.setdefault((qid, doc), number)
+        if earlier != number:
+            how = "by its docid" if docid is not None else "by its data line number, having no docid"
+            raise InputError(
+                f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} "
+                f"is named as line {earlier} is (this one {how}); documents are matched to their scores by name: "
+                f"give every line of a qid its own docid"
+            )
     notes: tuple[str, ...] = ()
     if 0 < len(missing) < len(values):
         shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")

@@ -142,7 +142,10 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
-        raise InputError(f"{name}:{line}: a NUL byte: this is not a text file (trec_eval stops reading a line at NUL)")
+        raise InputError(
+            f"{name}:{line}: a NUL byte: this is not a text file (trec_eval ends the file at a NUL that begins "
+            f"a line and crashes on one within a line)"
+        )
 
 
 def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
