@@ -443,6 +443,23 @@ def test_two_frames_with_the_same_tag_are_both_evaluated_or_named_clearly(tmp_pa
         evaluate(_qrels(), {1: first, "1": second})
 
 
+@pytest.mark.parametrize(
+    "qrels, run, message",
+    [
+        ({"1": {"a": 1}}, {None: {"a": 1.0}, "1": {"a": 1.0}}, r"run dict: query None, document 'a': query is missing"),
+        ({"1": {"a": 1, None: 2}}, {"1": {"a": 1.0}}, r"qrels dict: query '1', document None: doc is missing"),
+        ({"1": {"a": 1}}, {"1": {"a": 1.0, None: 3.0}}, r"run dict: query '1', document None: doc is missing"),
+        ({"1": {"a": 1}}, {b"1": {"b": 5.0}, "1": {"a": 1.0}}, r"run dict \(its query ids\) mixes bytes \(b'1' at"),
+        (_qrels(), pd.DataFrame({"query": [b"1", "1"], "doc": ["a", "b"], "score": [1.0, 2.0]}), r"mixes bytes"),
+    ],
+)
+def test_none_ids_and_bytes_beside_text_ids_are_refused(qrels, run, message):
+    # pyarrow reads None as a null and bytes beside str as text: a None query was merged into another query, a
+    # None document entered the ideal, b'1' and '1' became one query; pytrec_eval refuses each (TypeError).
+    with pytest.raises(InputError, match=message):
+        evaluate(qrels, run)
+
+
 # ---------------------------------------------------------------- output
 
 
@@ -529,3 +546,12 @@ def test_sklearn_leaves_a_single_document_query_undefined_and_scores_the_others(
     assert any(
         "'r'" in note and "single ranked document" in note and "left out of the mean" in note for note in result.notes
     )
+
+
+def test_sklearn_single_document_queries_are_not_counted_as_ideal_dcg_0():
+    # q2's one document is unjudged, so its ideal DCG is 0; scikit-learn refuses the list first: undefined, not 0.
+    qrels, run = {"q1": {"a": 1, "b": 2}, "q2": {"a": 1}}, {"q1": {"a": 1.0, "b": 2.0}, "q2": {"b": 1.0}}
+    result = evaluate(qrels, run, "ndcg", convention="sklearn")
+    assert result.values[0][0, 0] == 1.0 and math.isnan(result.values[0][0, 1])
+    assert not any("ideal DCG 0" in note for note in result.notes)
+    assert any("single ranked document ('q2')" in note for note in result.notes)

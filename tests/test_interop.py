@@ -289,3 +289,28 @@ def test_the_measure_options_are_taken_out_of_a_printed_spec(spec, rest, extra):
 def test_a_malformed_measure_option_is_refused_as_written(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         ir_measure(spec)
+
+
+def test_ir_measure_checks_the_whole_run_before_leaving_out_unjudged_queries():
+    # The run's queries are matched to the qrels' as text: float ids (1.0) matched none and every query scored
+    # ir_measures' default 0, silently; a NaN score in an unjudged query passed. Refused, as evaluate refuses them.
+    from ndcg_research.evaluation import InputError
+
+    qrels = pd.DataFrame({"query_id": [1, 1, 2], "doc_id": ["a", "b", "a"], "relevance": [2, 0, 1]})
+    run = pd.DataFrame({"query_id": [1.0, 1.0, 2.0], "doc_id": ["a", "b", "a"], "score": [0.5, 0.9, 0.5]})
+    with pytest.raises(InputError, match="holds floats"):
+        ir_measures.calc_aggregate([ir_measure("ndcg")], qrels, run)
+    run = pd.DataFrame({"query_id": ["1", "1", "9"], "doc_id": ["a", "b", "a"], "score": [0.5, 0.9, np.nan]})
+    with pytest.raises(InputError, match="score"):
+        ir_measures.calc_aggregate([ir_measure("ndcg")], qrels.astype({"query_id": str}), run)
+
+
+def test_ir_measure_warns_what_the_evaluator_notes():
+    # ir_measures has no place for notes: a query the preset leaves undefined (scikit-learn refuses one document)
+    # would leave the mean without a word.
+    qrels = [ir_measures.Qrel("q1", "a", 2), ir_measures.Qrel("q1", "b", 0), ir_measures.Qrel("q2", "a", 1)]
+    run = [ir_measures.ScoredDoc("q1", "b", 0.9), ir_measures.ScoredDoc("q1", "a", 0.5)]
+    run.append(ir_measures.ScoredDoc("q2", "a", 0.5))
+    with pytest.warns(UserWarning, match=r"1 query is undefined under the sklearn convention \('q2'\)"):
+        result = ir_measures.calc_aggregate([ir_measure("ndcg", convention="sklearn")], qrels, run)
+    assert list(result.values()) == [pytest.approx(2 / math.log2(3) / 2)]  # q1 alone: b (grade 0), then a (2)

@@ -217,6 +217,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         zero_ideal |= zero
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
+        zero_ideal &= ranked.lengths != 1  # undefined, not scored 0: not counted in the ideal-DCG-0 note
     counts = [int(zero_ideal.sum()), 0, 0]
     if conv.random_ties or conv.unstable_ties_from is not None:
         tied = np.zeros(ranked.codes.size, dtype=bool)

@@ -96,14 +96,19 @@ def _floats(label: str, value: Any, shown: str) -> InputError:
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
     """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty. ``label``
     names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
-    for kind in (pa.string(), pa.binary()):
+    present = set(map(type, values))
+    if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
+        raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
+    # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
+    mixed = any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present)
+    for kind in () if mixed else (pa.string(), pa.binary()):
         try:
             ids = pa.chunked_array([pa.array(values, type=kind)])
             break
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
     else:
-        if not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
+        if mixed or not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
             kinds: dict[str, int] = {}
             for i, x in enumerate(values):
                 kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__

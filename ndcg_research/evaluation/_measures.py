@@ -301,11 +301,11 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
             "values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
     ),
     Convention(
-        "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
+        "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; ir_measures' pytrec_eval provider with complete=True)",
         missing="skip", score_dtype="float32",
         notes="Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 tie "
             "and are ordered by document id (scores beyond float32's range become infinities, which tie too); a judged "
-            "query missing from the run is left out of the mean.",
+            "query missing from the run is left out of the mean (ir_measures scores it 0: complete=True).",
     ),
     Convention(
         "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",

@@ -8,16 +8,19 @@ nDCG the convention leaves undefined (NaN), as ``evaluate`` does."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import ir_measures
+import numpy as np
 from ir_measures.measures.base import Agg, MeanAgg, ParamInfo
 
 from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
 from ..evaluation import CONVENTIONS, Measure, evaluate, get_convention, parse_measures
+from ..evaluation._frames import table_columns
 
 #: The tie rules of the evaluator's conventions: by document id descending (trec_eval), in the
 #: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
@@ -98,10 +101,24 @@ class NDCG(ir_measures.Measure):
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
         # ir_measures' frames (query_id, doc_id, ...). Ids are compared as text, as the evaluator does: a run
         # whose ids are the strings of the qrels' integers is the same run.
+        # Checked whole first (float or missing ids, scores that are not numbers), as evaluate checks a run: the
+        # filter below compares ids as text and would drop such rows silently.
+        table_columns(run, "run")
         run = run[run["query_id"].astype(str).isin(qrels["query_id"].astype(str))]
         if len(run) == 0:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
+        # ir_measures has no place for the evaluator's notes: queries the convention leaves undefined (NaN, left out
+        # of the mean) are warned of, or they would leave the mean without a word.
+        undefined = result.queries[0][np.isnan(result.values[0][0])]
+        if undefined.size:
+            listed = ", ".join(map(repr, undefined[:10])) + (" ..." if undefined.size > 10 else "")
+            warnings.warn(
+                f"{undefined.size} {'query is' if undefined.size == 1 else 'queries are'} undefined under the "
+                f"{result.convention.name} convention ({listed}); "
+                f"left out of the mean (the evaluator's notes say why: ndcg_research.evaluate(...).notes)",
+                stacklevel=2,
+            )
         # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
         ids = {str(query): query for query in qrels["query_id"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
