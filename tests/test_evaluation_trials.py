@@ -460,6 +460,35 @@ def test_none_ids_and_bytes_beside_text_ids_are_refused(qrels, run, message):
         evaluate(qrels, run)
 
 
+def test_messages_about_a_frame_name_it_and_say_what_is_wrong():
+    run = pd.DataFrame({"query": ["1", "1"], "doc": ["10", "9"], "score": [1.0, 2.0]})
+    cases = [
+        (_qrels(), run.assign(query=[1.0, 1.0]), r"^run DataFrame column 'query' holds floats \(1.0, \.\.\.\)"),
+        (
+            _qrels(),
+            run.assign(query=pd.Series([True, 1], dtype=object)),
+            r"^run DataFrame column 'query' holds booleans",
+        ),
+        (
+            _qrels().assign(relevance=pd.array([1, None, 1], dtype="Int64")),
+            run,
+            r"^qrels DataFrame row 1: relevance is missing$",
+        ),
+    ]
+    for qrels, table, message in cases:
+        with pytest.raises(InputError, match=message):
+            evaluate(qrels, table)
+    # A fraction under ranx: ranx's reason, not what trec_eval's atol would read.
+    with pytest.raises(
+        InputError, match=r"grade '1.5' is not an integer; the tool reads integer grades \(convention 'ranx'\)$"
+    ):
+        evaluate(_qrels().assign(relevance=[1.5, 2.0, 1.0]), run, convention="ranx")
+    # A Dask frame as qrels: one line, not the frame's repr.
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(TypeError, match=r"^qrels must not be a Dask DataFrame .*compute\(\) it into pandas$"):
+        evaluate(dd.from_pandas(_qrels(), npartitions=1), run)
+
+
 # ---------------------------------------------------------------- output
 
 

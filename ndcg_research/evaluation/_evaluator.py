@@ -163,6 +163,8 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
         columns = read_whole(check_path(qrels, "qrels"), "qrels")
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
         columns = table_columns(qrels, "qrels")
+    elif is_dask(qrels):  # (its repr is a table of many lines)
+        raise TypeError("qrels must not be a Dask DataFrame (Dask frames are read as runs): compute() it into pandas")
     else:
         raise TypeError(
             f"qrels must be a qrels file path, a DataFrame, a ranx Qrels or a dict "
@@ -172,9 +174,10 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = columns.fraction
         what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
+        atol_reads = f"; trec_eval's atol would read {atol(text.strip())}" if conv.name == "trec_eval" else ""
         raise InputError(
             f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
-            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip())})"
+            f"{conv.name!r}{atol_reads})"
         )
 
     def fail(bad: np.ndarray, what: str) -> None:

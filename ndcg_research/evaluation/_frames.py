@@ -86,10 +86,13 @@ def _is_integer(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def _floats(label: str, value: Any, shown: str) -> InputError:
+_STR_OR_INT = "ids must be strings or integers"
+
+
+def _floats(label: str, shown: str) -> InputError:
     return InputError(
-        f"{label} holds floats ({shown}): ids are compared as text, and {value!r} would "
-        f"not match {str(value).removesuffix('.0')!r}; convert them to int or str first"
+        f"{label} holds floats ({shown}): ids are compared as text, and a float such as 1.0 would not match '1'; "
+        f"convert them to int or str first"
     )
 
 
@@ -115,13 +118,16 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
                 kinds.setdefault("integers" if _is_integer(x) else kind, i)
             floating = kinds.get("float", kinds.get("float64"))
             if floating is not None:
-                raise _floats(label, values[floating], f"{values[floating]!r} at {unit} {floating}")
+                raise _floats(label, f"{values[floating]!r} at {unit} {floating}")
+            boolean = kinds.get("bool", kinds.get("bool_"))
+            if boolean is not None:
+                raise InputError(f"{label} holds booleans ({values[boolean]!r} at {unit} {boolean}); {_STR_OR_INT}")
             shown = " and ".join(
                 f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
                 for kind, i in list(kinds.items())[:2]  # in the order of their first rows
             )
             if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
-                raise InputError(f"{label} holds {shown}: ids must be strings or integers; convert them first")
+                raise InputError(f"{label} holds {shown}: {_STR_OR_INT}; convert them first")
             raise InputError(
                 f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one "
                 "type first"
@@ -136,22 +142,24 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     return ids
 
 
-def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
+def _id_array(series: "pd.Series", column: str, where: Any, frame: str) -> pa.ChunkedArray:
+    """The ids of a column of the ``frame`` ("run DataFrame"), checked."""
     missing = series.isna().to_numpy()
     if missing.any():
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
+    label = f"{frame} column {column!r}"
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
-        categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"category {i}")
+        categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame)
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
     kind = series.dtype.kind
     if kind == "f":
         first = series.iloc[0].item()
-        raise _floats(f"DataFrame column {column!r}", first, f"{first!r}, ...")
+        raise _floats(label, f"{first!r}, ...")
     if kind == "b":
-        raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
+        raise InputError(f"{label} holds booleans; {_STR_OR_INT}")
     if kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
-    return _object_ids(series.to_numpy(dtype=object), column, where, f"DataFrame column {column!r}")
+    return _object_ids(series.to_numpy(dtype=object), column, where, label)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
@@ -160,6 +168,8 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
+    if dtype.kind != "f" and hasattr(series, "isna") and series.isna().any():  # <NA> in an Int64 column
+        raise InputError(f"{where(int(np.flatnonzero(series.isna().to_numpy())[0]))}: {column} is missing")
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
     bad = ~np.isfinite(raw)
     if bad.any():
@@ -254,7 +264,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     labels = np.asarray(table.index) if table.index.is_unique else None
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
-    query_ids, doc_ids = _id_array(table[query], query, where), _id_array(table[doc], doc, where)
+    query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame") for c in (query, doc))
     tag = table.attrs.get("run")
     return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
 
