@@ -15,17 +15,8 @@ from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._measures import Convention, Measure
-from ._readers import (
-    Columns,
-    InputError,
-    SetLookupOptions,
-    SortOptions,
-    binary_array,
-    binary_ids,
-    flags,
-    kernel,
-    numbers,
-)
+from ._readers import Columns, SetLookupOptions, SortOptions, binary_array, binary_ids, flags, kernel, numbers
+from ._sources import InputError
 
 
 def _int_array(values: np.ndarray) -> pa.Array:

@@ -99,24 +99,20 @@ class NDCG(ir_measures.Measure):
 
     def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
-        # ir_measures' frames (query_id, doc_id, ...). Ids are compared as text, as the evaluator does: a run
-        # whose ids are the strings of the qrels' integers is the same run.
-        # Checked whole first (float or missing ids, scores that are not numbers), as evaluate checks a run: the
-        # filter below compares ids as text and would drop such rows silently.
+        # ir_measures' frames (query_id, doc_id, ...), ids compared as text as the evaluator does (the strings of
+        # the qrels' integers are the same ids). Checked whole first: the filter would drop bad rows silently.
         table_columns(run, "run")
         run = run[run["query_id"].astype(str).isin(qrels["query_id"].astype(str))]
         if len(run) == 0:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
-        # ir_measures has no place for the evaluator's notes: queries the convention leaves undefined (NaN, left out
-        # of the mean) are warned of, or they would leave the mean without a word.
         undefined = result.queries[0][np.isnan(result.values[0][0])]
-        if undefined.size:
-            listed = ", ".join(map(repr, undefined[:10])) + (" ..." if undefined.size > 10 else "")
+        if undefined.size:  # ir_measures has no place for notes: these would leave the mean without a word
             warnings.warn(
                 f"{undefined.size} {'query is' if undefined.size == 1 else 'queries are'} undefined under the "
-                f"{result.convention.name} convention ({listed}); "
-                f"left out of the mean (the evaluator's notes say why: ndcg_research.evaluate(...).notes)",
+                f"{result.convention.name} convention ({', '.join(map(repr, undefined[:10]))}"
+                f"{' ...' if undefined.size > 10 else ''}); left out of the mean (ndcg_research.evaluate(...).notes "
+                f"say why)",
                 stacklevel=2,
             )
         # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
