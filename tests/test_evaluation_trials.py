@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from ndcg_research.cli import main
-from ndcg_research.evaluation import InputError, evaluate, read_run
+from ndcg_research.evaluation import InputError, NoJudgedQuery, evaluate, read_run
 from ndcg_research.evaluation._readers import predictions_columns, svmlight_columns
 
 
@@ -584,3 +584,15 @@ def test_sklearn_single_document_queries_are_not_counted_as_ideal_dcg_0():
     assert result.values[0][0, 0] == 1.0 and math.isnan(result.values[0][0, 1])
     assert not any("ideal DCG 0" in note for note in result.notes)
     assert any("single ranked document ('q2')" in note for note in result.notes)
+
+
+def test_a_run_without_a_judged_query_raises_the_input_error_that_says_so():
+    # ir_measure returns no value for such a run (ir_measures then gives each judged query its default 0), where a
+    # filter by the text of ids dropped float ids before they were checked; evaluate names the case by its type.
+    qrels = pd.DataFrame({"query": ["q1"], "doc": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["q2"], "doc": ["a"], "score": [1.0]})
+    with pytest.raises(NoJudgedQuery, match=r"^run run1: no query has both a ranking and judgments in DataFrame$"):
+        evaluate(qrels, run, complete=False)  # (complete=True scores q1 0: a value)
+    with pytest.raises(NoJudgedQuery, match=r"no ranked query has a judgment above 0 .*gdeval evaluates only such"):
+        evaluate(qrels.assign(relevance=[0]), run.assign(query=["q1"]), "ndcg@5", convention="gdeval")
+    assert issubclass(NoJudgedQuery, InputError)

@@ -35,7 +35,7 @@ __getattr__ = lazy_loader.attach(
         "_evaluator": ["evaluate", "Evaluation"],
         "_frames": ["read_qrels", "read_run", "read_svmlight"],
         "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
-        "_sources": ["InputError"],
+        "_sources": ["InputError", "NoJudgedQuery"],
     },
 )[0]
 
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ._evaluator import Evaluation, evaluate
     from ._frames import read_qrels, read_run, read_svmlight
     from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
-    from ._sources import InputError
+    from ._sources import InputError, NoJudgedQuery
 
 __all__ = [
     "evaluate",
@@ -57,6 +57,7 @@ __all__ = [
     "read_run",
     "read_svmlight",
     "InputError",
+    "NoJudgedQuery",
     "Measure",
     "parse_measures",
     "Convention",

@@ -19,7 +19,7 @@ from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, 
 from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
-from ._sources import STDIN, Recording, prefetched
+from ._sources import STDIN, NoJudgedQuery, Recording, prefetched
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -371,11 +371,11 @@ def merge_parts(
                 )
     if codes.size == 0:
         if ineligible.size:  # ranked and judged, but nothing above grade 0
-            raise InputError(
+            raise NoJudgedQuery(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
             )
-        raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
+        raise NoJudgedQuery(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
     zero_ideal, tied, unstable = map(sum, zip(*(p.counts for p in parts), strict=True))
     if zero_ideal and conv.eligible != "relevant":
         notes.append(

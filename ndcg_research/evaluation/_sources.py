@@ -37,6 +37,10 @@ class InputError(ValueError):
     """A qrels, run or SVMlight input is malformed; the message names the file and line."""
 
 
+class NoJudgedQuery(InputError):
+    """A run has no query with judgments (or none that its convention evaluates): there is nothing to average."""
+
+
 def describe(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``standard input`` for ``"-"``."""
     return "standard input" if os.fspath(path) == STDIN else os.fspath(path)

@@ -19,8 +19,7 @@ from ir_measures.measures.base import Agg, MeanAgg, ParamInfo
 
 from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
-from ..evaluation import CONVENTIONS, Measure, evaluate, get_convention, parse_measures
-from ..evaluation._frames import table_columns
+from ..evaluation import CONVENTIONS, Measure, NoJudgedQuery, evaluate, get_convention, parse_measures
 
 #: The tie rules of the evaluator's conventions: by document id descending (trec_eval), in the
 #: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
@@ -100,12 +99,11 @@ class NDCG(ir_measures.Measure):
     def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
         # ir_measures' frames (query_id, doc_id, ...), ids compared as text as the evaluator does (the strings of
-        # the qrels' integers are the same ids). Checked whole first: the filter would drop bad rows silently.
-        table_columns(run, "run")
-        run = run[run["query_id"].astype(str).isin(qrels["query_id"].astype(str))]
-        if len(run) == 0:
+        # the qrels' integers are the same ids); the run checked whole, its unjudged queries left out.
+        try:
+            result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
+        except NoJudgedQuery:
             return  # no judged query answered: ir_measures gives each its DEFAULT
-        result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
         undefined = result.queries[0][np.isnan(result.values[0][0])]
         if undefined.size:  # ir_measures has no place for notes: these would leave the mean without a word
             warnings.warn(
