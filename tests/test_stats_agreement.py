@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ndcg_research.stats import kendall_tau, swap_rates, tau_ap, variance_components
-from ndcg_research.stats._agreement import disjoint_subset_means
+from ndcg_research.stats._resampling import query_subsets
 
 
 def tau_ap_by_definition(reference, other) -> float:
@@ -56,15 +56,9 @@ def test_tau_ap_refuses_ties():
 
 
 def test_disjoint_subsets_are_disjoint_and_of_the_right_size():
-    # one "system" scores query q with 2**q: the sum over a subset identifies the subset exactly
-    n, size = 40, 12
-    powers = 2.0 ** np.arange(n)
-    x = np.vstack([powers, np.zeros(n)])
-    means = disjoint_subset_means(x, size, trials=30, seed=3)
-    for first, second in zip(means[0][:, 0], means[1][:, 0], strict=True):
-        a = int(round(first * size))
-        b = int(round(second * size))
-        assert bin(a).count("1") == size and bin(b).count("1") == size and a & b == 0
+    first_subsets, second_subsets = query_subsets(40, 12, trials=30, seed=3, count=2)
+    for first, second in zip(first_subsets, second_subsets, strict=True):
+        assert len(set(first)) == len(set(second)) == 12 and not set(first) & set(second)
 
 
 def test_subsets_do_not_depend_on_the_other_sizes_asked_for():
@@ -79,7 +73,7 @@ def test_swap_rates_equal_a_direct_count():
     x = rng.random((6, 60)) + np.linspace(0, 0.1, 6)[:, None]
     edges = [0.0, 0.02, 0.05]
     table = swap_rates(x, [10], trials=50, bins=edges, seed=1)
-    means = disjoint_subset_means(x, 10, trials=50, seed=1)
+    means = x[:, query_subsets(60, 10, trials=50, seed=1, count=2)].mean(axis=3).transpose(1, 2, 0)
     counts = [0, 0, 0]
     swaps = [0, 0, 0]
     for t in range(50):

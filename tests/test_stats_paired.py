@@ -238,14 +238,11 @@ def test_bootstrap_interval_coverage_near_nominal():
     d = np.where(tie, 0.0, rng.beta(0.6, 2.5, (reps, n)) - rng.beta(0.6, 3.0, (reps, n)))
     true_mean = 0.7 * (0.6 / 3.1 - 0.6 / 3.6)
     resamples = Resamples.build("bootstrap", n_queries=n, n_resamples=b, seed=7)
-    blocks = resamples.blocks()
     for kind in ("percentile", "bca"):
         covered = 0
         for start in range(0, reps, 2000):
             rows = d[start : start + 2000]
-            low, high = bootstrap_interval(
-                resamples.weighted_sums(rows, blocks) / n, rows, confidence=0.95, interval=kind
-            )
+            low, high = bootstrap_interval(resamples.weighted_sums(rows) / n, rows, confidence=0.95, interval=kind)
             covered += np.count_nonzero((low <= true_mean) & (true_mean <= high))
         assert abs(covered / reps - 0.95) <= 0.02, (kind, covered / reps)
     t = mean_interval(d, axis=1)
@@ -590,12 +587,12 @@ def test_a_queries_by_systems_frame_is_refused_not_transposed_silently():
 
 
 def test_a_mapping_of_scores_names_its_rows_and_the_bad_value():
-    # Were doctests of the private _inputs.check_scores and system_names.
-    from ndcg_research.stats._inputs import check_scores, system_names
+    # Were doctests of the private _inputs.check_scores.
+    from ndcg_research.stats._inputs import check_scores
 
     scores = check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
     assert scores.names == ["bm25", "dense"] and scores.values.tolist() == [[0.2, 0.4], [0.3, 0.3]]
     with pytest.raises(ValueError, match=r"^scores\['bm25'\] must be finite, got nan at index 1$"):
         check_scores({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
     with pytest.raises(ValueError, match=r"^systems must name each row once, got \['a', 'a'\]$"):
-        system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])
+        check_scores([[0.2, 0.4], [0.3, 0.3]], "scores", ["a", "a"])

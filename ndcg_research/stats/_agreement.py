@@ -9,7 +9,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_array, check_int, check_resamples, type_and_value
-from ._inputs import all_pairs, check_level, check_pair, check_scores
+from ._inputs import check_level, check_pair, check_scores
 from ._paired import TIE_TOLERANCE
 from ._resampling import TOLERANCE, query_subsets
 
@@ -72,13 +72,6 @@ def tau_ap(reference: Any, other: Any) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
-def disjoint_subset_means(matrix: np.ndarray, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
-    """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times: shape
-    ``(2, trials, systems)``, ``[0]`` the first subsets, ``[1]`` the second."""
-    subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)
-    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)
-
-
 def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0) -> pd.DataFrame:
     """Swap rate of pairs of systems between disjoint query subsets, by subset size and difference bin.
 
@@ -130,11 +123,11 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     edges = np.array([0.0]) if bins is None else bins
     if np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
-    first, second = all_pairs(matrix.shape[0])
+    first, second = np.triu_indices(matrix.shape[0], k=1)
     tables = []
     for size in sizes:
-        means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
-        d1, d2 = means[:, :, first] - means[:, :, second]  # each trials x pairs
+        means = matrix[:, query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)].mean(axis=3)
+        d1, d2 = (means[first] - means[second]).transpose(1, 0, 2)  # each pairs x trials
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)

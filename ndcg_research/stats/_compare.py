@@ -8,7 +8,7 @@ import pandas as pd
 
 from .._validation import check_int, check_option, check_resamples
 from ..core import _kernels as kernels
-from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test, system_names
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _interval_of, _pairwise_tests
@@ -109,8 +109,7 @@ def compare_systems(
     interval = check_option(interval, "interval", INTERVALS, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
     seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
-    checked = check_scores(scores, "scores")
-    matrix, names = checked.values, system_names(checked, systems)
+    matrix, names = check_scores(scores, "scores", systems)
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":
@@ -134,15 +133,12 @@ def compare_systems(
     # tests (never exact) give every column but the p-values.
     options: dict[str, Any] = dict(test="t" if test == "tukey" else test, interval=interval, confidence=confidence)
     tests = _pairwise_tests(matrix, None, alpha=ALPHA, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
-    if test == "tukey":
-        pvalue = adjusted = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue
-    else:
-        pvalue, adjusted = tests.pvalue, _adjust_pvalues(tests.pvalue, correction)
+    pvalue = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue if test == "tukey" else tests.pvalue
     labels = np.asarray(names, dtype=object)
     columns = ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
     pairs = {"system_a": labels[tests.first], "system_b": labels[tests.second]}
     pairs |= {key: getattr(tests, key) for key in columns}
-    pair_table = pd.DataFrame({**pairs, "pvalue": pvalue, "pvalue_adjusted": adjusted})
+    pair_table = pd.DataFrame({**pairs, "pvalue": pvalue, "pvalue_adjusted": _adjust_pvalues(pvalue, correction)})
     used = n_resamples if test == "tukey" else tests.n_resamples
     return Comparison(
         system_table, pair_table, test, correction, interval, confidence, n_resamples, seed, tests.exact, used

@@ -24,10 +24,10 @@ _QUERY_LABELS = {"query", "qid", "query_id", "topic"}
 _SYSTEM_LABELS = {"run", "system", "runs", "systems"}
 
 
-def check_scores(value: Any, name: str) -> Scores:
-    """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names: a 2-D
-    array-like (names ``"s0", "s1", ...``), a mapping ``{system name: per-query values}``, or a DataFrame (its index;
-    one whose index is named like queries or whose columns are named like runs is refused: it is the transpose)."""
+def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
+    """``value`` as a systems x queries matrix of finite values, at least 2 x 2, and the systems' names: ``systems``
+    (one distinct str per row), else a 2-D array-like's ``"s0", "s1", ...``, a mapping's keys or a DataFrame's index
+    (one indexed like queries or with columns named like runs is refused: it is the transpose)."""
     if isinstance(value, Mapping):
         check_same_index({f"{name}[{key!r}]": row for key, row in value.items()})
         names = [str(key) for key in value]
@@ -58,7 +58,16 @@ def check_scores(value: Any, name: str) -> Scores:
         raise ValueError(f"{name} must hold at least 2 systems (rows), got {matrix.shape[0]}")
     if matrix.shape[1] < 2:
         raise ValueError(f"{name} must hold at least 2 queries (columns), got {matrix.shape[1]}")
-    return Scores(matrix, names)
+    if systems is None:
+        return Scores(matrix, names)
+    if not isinstance(systems, (list, tuple, np.ndarray)):
+        raise TypeError(f"systems must be a sequence of str or None, got {type_and_value(systems)}")
+    systems = [check_instance(s, f"systems[{i}]", str) for i, s in enumerate(systems)]
+    if len(systems) != matrix.shape[0]:
+        raise ValueError(f"systems names {len(systems)} systems but scores has {matrix.shape[0]} rows")
+    if len(set(systems)) != len(systems):
+        raise ValueError(f"systems must name each row once, got {systems!r}")
+    return Scores(matrix, systems)
 
 
 def check_same_index(rows: Mapping[str, Any]) -> None:
@@ -84,20 +93,6 @@ def check_pair(first: Any, second: Any, names: tuple[str, str], unit: str, what:
     return a, b
 
 
-def system_names(scores: Scores, systems: Any) -> list[str]:
-    """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own."""
-    if systems is None:
-        return scores.names
-    if not isinstance(systems, (list, tuple, np.ndarray)):
-        raise TypeError(f"systems must be a sequence of str or None, got {type_and_value(systems)}")
-    systems = [check_instance(s, f"systems[{i}]", str) for i, s in enumerate(systems)]
-    if len(systems) != scores.values.shape[0]:
-        raise ValueError(f"systems names {len(systems)} systems but scores has {scores.values.shape[0]} rows")
-    if len(set(systems)) != len(systems):
-        raise ValueError(f"systems must name each row once, got {systems!r}")
-    return systems
-
-
 def check_level(value: Any, name: str) -> float:
     """A confidence level or a significance level: strictly between 0 and 1."""
     return check_real(value, name, low=0, high=1, closed="neither")
@@ -111,12 +106,6 @@ def check_jobs(n_jobs: Any) -> int:
             "n_jobs must be a positive number of threads, or negative as in joblib (-1: every core), got 0"
         )
     return n_jobs if n_jobs > 0 else max((os.cpu_count() or 1) + 1 + n_jobs, 1)
-
-
-def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices ``(i, j)`` with ``i < j`` of every pair of ``n_systems`` systems, in row-major order."""
-    first, second = np.triu_indices(n_systems, k=1)
-    return first.astype(np.int64), second.astype(np.int64)
 
 
 def renamed_test(function: _F) -> _F:

@@ -8,7 +8,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_int, check_option, check_resamples
-from ._inputs import all_pairs, check_jobs, check_level, check_scores
+from ._inputs import check_jobs, check_level, check_scores
 from ._intervals import ALPHA
 from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads
 
@@ -60,9 +60,7 @@ def _adjust_pvalues(p: np.ndarray, correction: str) -> np.ndarray:
         return stats.false_discovery_control(p, method="bh")
     order = np.argsort(p, kind="stable")
     stepped = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    adjusted = np.empty(m)
-    adjusted[order] = stepped
-    return adjusted
+    return stepped[np.argsort(order)]  # back to the input order
 
 
 @dataclass(frozen=True)
@@ -136,7 +134,6 @@ def tukey_hsd(
 
 def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int) -> TukeyHSD:
     by_query = np.ascontiguousarray(matrix.T)  # queries x systems
-    n_blocks = math.ceil(b / TUKEY_BLOCK)
 
     def block(k: int) -> np.ndarray:
         rows = min(TUKEY_BLOCK, b - k * TUKEY_BLOCK)
@@ -151,8 +148,8 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
             out.append(np.ptp(shuffled.mean(axis=1), axis=1))
         return np.concatenate(out)
 
-    ranges = np.concatenate(map_in_threads(block, range(n_blocks), n_jobs))
-    first, second = all_pairs(matrix.shape[0])
+    ranges = np.concatenate(map_in_threads(block, range(math.ceil(b / TUKEY_BLOCK)), n_jobs))
+    first, second = np.triu_indices(matrix.shape[0], k=1)
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
     ordered = np.sort(ranges)

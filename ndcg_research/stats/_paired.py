@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_resamples
-from ._inputs import METHOD_ALIAS, all_pairs, check_jobs, check_level, check_pair, check_scores, renamed_test
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_pair, check_scores, renamed_test
 from ._intervals import (
     ALPHA,
     CONFIDENCE,
@@ -148,9 +148,9 @@ def _test_options(
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
-    interval = check_option(interval, "interval", kinds, none=True)
+    interval = _interval_of(test, check_option(interval, "interval", kinds, none=True))
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
-    check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
+    check_interval_resamples(n_resamples, confidence, interval)
     seed = check_int(seed, "seed", low=0)
     return dict(test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
 
@@ -281,7 +281,7 @@ def _pairwise_tests(
     pairs: np.ndarray | None,
     *,
     test: str,
-    interval: str | None,
+    interval: str,
     confidence: float,
     alpha: float,
     n_resamples: int,
@@ -290,9 +290,8 @@ def _pairwise_tests(
     exact: bool | None = None,
 ) -> PairTests:
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
-    interval = _interval_of(test, interval)
     n = matrix.shape[1]
-    first, second = all_pairs(matrix.shape[0]) if pairs is None else (pairs[:, 0], pairs[:, 1])
+    first, second = np.triu_indices(matrix.shape[0], k=1) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
     draw = functools.partial(_PrecomputedResamples.build, matrix=matrix, n_resamples=n_resamples, seed=seed)
@@ -308,11 +307,9 @@ def _pairwise_tests(
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    # the resamples the p-values rest on
-    behind_p = flips if flips is not None else (boot if test == "bootstrap" else None)
+    behind_p = {"permutation": flips, "bootstrap": boot}.get(test)  # the resamples the p-values rest on
     used = behind_p.resamples.n_resamples if behind_p is not None else 0
-    scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
-    return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
+    return PairTests(first=first, second=second, n_queries=n, n_resamples=used, exact=use_exact, **options, **joined)
 
 
 @dataclass(frozen=True)
@@ -329,7 +326,7 @@ class _PrecomputedResamples:
     def build(cls, kind: str, *, matrix: np.ndarray, n_resamples: int, seed: int) -> "_PrecomputedResamples":
         resamples = Resamples.build(kind, n_queries=matrix.shape[1], n_resamples=n_resamples, seed=seed)
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
-        blocks = resamples.blocks() if small else None
+        blocks = [resamples.block(k) for k in range(len(resamples.starts()))] if small else None
         means = exponents = None
         if resamples.n_resamples * matrix.shape[0] <= _CACHE_ELEMENTS:
             exponents = _exponents(matrix)
@@ -351,11 +348,10 @@ class _PrecomputedResamples:
             shift_b = self.system_exponents[second] - exponent
             direct = np.maximum(shift_a, shift_b) > _SHIFT_LIMIT
             near = ~direct
-            if np.any(near):
-                a = np.ldexp(self.system_means[first[near]], shift_a[near, None])
-                b = np.ldexp(self.system_means[second[near]], shift_b[near, None])
-                out[near] = a - b
-                shift[near] = np.maximum(np.maximum(shift_a[near], shift_b[near]), 0)
+            a = np.ldexp(self.system_means[first[near]], shift_a[near, None])
+            b = np.ldexp(self.system_means[second[near]], shift_b[near, None])
+            out[near] = a - b
+            shift[near] = np.maximum(np.maximum(shift_a[near], shift_b[near]), 0)
         if np.any(direct):
             out[direct] = self.resamples.weighted_sums(d[direct], self.blocks) / self.resamples.n_queries
         rounding = np.ldexp(4 * self.resamples.n_queries * np.finfo(np.float64).eps, shift)
@@ -426,11 +422,10 @@ def _test_chunk(
     }
     boot_means = None
     if test == "t":
-        p = degenerate_p.copy()
+        out["pvalue"] = degenerate_p.copy()
         if np.any(~constant):
             # ttest_rel(a, b) is ttest_1samp(a - b, 0): on the scaled differences, as for every test
-            p[~constant] = stats.ttest_1samp(d[~constant], 0.0, axis=1).pvalue
-        out["pvalue"] = p
+            out["pvalue"][~constant] = stats.ttest_1samp(d[~constant], 0.0, axis=1).pvalue
         out["critical_difference"] = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
     elif test == "wilcoxon":
         out["pvalue"] = _wilcoxon(d)

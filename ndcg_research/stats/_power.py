@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int, check_option, check_resamples
-from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test, system_names
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test
 from ._intervals import ALPHA
-from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
-from ._paired import _pairwise_tests
+from ._multiple import CORRECTIONS, TukeyHSD, _adjust_pvalues, _tukey_hsd
+from ._paired import PairTests, _pairwise_tests
 
 #: The tests ``discriminative_power`` can use.
 POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
@@ -124,36 +124,32 @@ def discriminative_power(
     n_resamples = check_resamples(n_resamples)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
-    checked = check_scores(scores, "scores")
-    matrix, names = checked.values, system_names(checked, systems)
+    matrix, names = check_scores(scores, "scores", systems)
     if correction is not None and test == "tukey":
         raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
     # The matrix and every parameter are checked: the nested calls do not check them again.
+    result: TukeyHSD | PairTests
     if test == "tukey":
-        hsd = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)
-        first, second, differences, pvalues = hsd.first, hsd.second, hsd.difference, hsd.pvalue
-        critical, used = np.full(first.shape, hsd.critical_difference), hsd.n_resamples
+        result = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)
     else:
         options: dict[str, Any] = dict(test=test, interval="none", confidence=1 - ALPHA, alpha=alpha)
-        tests = _pairwise_tests(matrix, None, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
-        first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
-        critical, used = tests.critical_difference, tests.n_resamples
-    if correction is not None:
-        pvalues = _adjust_pvalues(pvalues, correction)
+        result = _pairwise_tests(matrix, None, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
+    pvalues = result.pvalue if correction is None else _adjust_pvalues(result.pvalue, correction)
+    critical = np.full(result.first.shape, result.critical_difference)  # Tukey's one HSD serves every pair
     finite = critical[np.isfinite(critical)]
     return DiscriminativePower(
         power=float(np.mean(pvalues < alpha)),
         asl_curve=np.sort(pvalues),
         difference_required=float(finite.max()) if finite.size else float("nan"),
         pvalues=pvalues,
-        differences=differences,
+        differences=result.difference,
         critical_differences=critical,
-        first=first,
-        second=second,
+        first=result.first,
+        second=result.second,
         systems=names,
         alpha=alpha,
         test=test,
         correction=correction,
         n_queries=matrix.shape[1],
-        n_resamples=used,
+        n_resamples=result.n_resamples,
     )

@@ -28,9 +28,7 @@ def paired_comparison(
     count = gap.shape[axis]
     wins = np.count_nonzero(gap > 0, axis=axis)
     losses = np.count_nonzero(gap < 0, axis=axis)
-    low, high = np.empty(wins.shape), np.empty(wins.shape)
-    for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
-        low[index], high[index] = _wilson(int(wins[index]), count, confidence)
+    low, high = np.vectorize(lambda w: _wilson(int(w), count, confidence), otypes=[float, float])(wins)
     with np.errstate(divide="ignore", invalid="ignore"):
         std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
     return {

@@ -44,9 +44,8 @@ def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
 
 
 def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
-    """Query indices of shape ``(count, trials, size)``: draw ``i`` shuffles the ``n_queries`` queries and cuts the
-    first ``count * size`` into ``count`` disjoint subsets. The subsets of ``size`` draw from their own stream
-    (``SUBSET_STREAM``, ``size``), so they do not depend on the other sizes asked for."""
+    """``count`` disjoint subsets of ``size`` queries per trial, shape ``(count, trials, size)``; each size draws from
+    its own stream (``SUBSET_STREAM``, ``size``), so that its subsets do not depend on the other sizes asked for."""
     if count * size > n_queries:
         raise ValueError(
             f"size must be at most 1/{count} of the {n_queries} queries to draw {count} disjoint subsets, got {size}"
@@ -100,10 +99,6 @@ class Resamples:
         drawn = rng.integers(0, n, size=(rows, n))
         flat = (drawn + n * np.arange(rows)[:, None]).ravel()
         return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
-
-    def blocks(self) -> list[np.ndarray]:
-        """Every block, in order (for reuse across chunks of pairs)."""
-        return [self.block(k) for k in range(len(self.starts()))]
 
     def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """``values @ W.T``: the resampled sums of each row of ``values`` (rows x B), with ``blocks`` if drawn."""
