@@ -51,8 +51,6 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
         "none": lambda: np.zeros_like(r),
     }
     formulas |= {"log": formulas["log2"], "logpower": formulas["log2"], "zipf": formulas["power"]}
-    if d.name not in formulas:  # a built-in discount this table does not know yet: refuse rather than answer 0
-        raise ValueError(f"no analytic eps for discount {str(d)!r}; use eps_numeric")
     with np.errstate(divide="ignore"):  # jarvelin's 1 / ln r at r = 1, where it is not taken
         out = formulas[d.name]()
     return float(out) if np.ndim(n) == 0 else out
@@ -138,9 +136,7 @@ class Profile:
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:
-        """Mean of g over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact for steps, midpoint for smooth)."""
-        if self.function is not None:
-            return self.function((np.arange(n) + 0.5) / n)
+        """Mean of a step profile over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact)."""
         # A(t) = int_0^t g: piecewise linear through the edges.
         A = np.concatenate(([0.0], np.cumsum(self.values * np.diff(self.edges))))
         grid = np.arange(n + 1) / n
