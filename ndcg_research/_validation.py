@@ -8,11 +8,10 @@ import math
 import numbers
 import os
 from collections.abc import Iterable, Iterator, Mapping, MappingView, Set
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
-_T = TypeVar("_T")
 Closed = Literal["both", "left", "right", "neither"]
 
 
@@ -120,7 +119,7 @@ def check_bool(value: Any, name: str, *, none: bool = False) -> Any:
     raise TypeError(f"{name} must be True{', False or None' if none else ' or False'}, got {type_and_value(value)}")
 
 
-def check_instance(value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None) -> Any:
+def check_instance(value: Any, name: str, types: type | tuple[type, ...], *, what: str | None = None) -> Any:
     """``value`` if it is an instance of ``types`` (described as ``what`` in the message)."""
     if isinstance(value, types):
         return value

@@ -86,17 +86,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-#: Commands whose file readers run Arrow's C++ thread pools (evaluation.readers).
-ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
-
-
 def console(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``. After the
-    :data:`ARROW_COMMANDS` it flushes and leaves without the interpreter's teardown, in which Arrow's idle pool threads
-    can abort the process (exit -6, apache/arrow#34314; seen once in CI after a complete, correct run)."""
+    :data:`USER_COMMANDS`, whose file readers run Arrow's C++ thread pools, it flushes and leaves without the
+    interpreter's teardown, in which Arrow's idle pool threads can abort the process (exit -6, apache/arrow#34314;
+    seen once in CI after a complete, correct run)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
-    if argv[:1] and argv[0] in ARROW_COMMANDS:
+    if argv[:1] and argv[0] in USER_COMMANDS:
         with contextlib.suppress(BrokenPipeError):  # a reader such as `head` closed the pipe: its business
             sys.stdout.flush()
             sys.stderr.flush()

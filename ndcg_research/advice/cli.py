@@ -8,7 +8,7 @@ import importlib.util
 import os
 from typing import Any
 
-from ..cli_common import fail, non_negative_int, note, positive_int, share, strict_json, write_output
+from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -83,9 +83,6 @@ def run(args: argparse.Namespace) -> int:
         return fail("advise", str(error))
     except MemoryError:
         return fail("advise", "not enough memory for this many resamples or trials; ask for fewer")
-    if not args.quiet:
-        for message in advice.notes:
-            note("advise", message)
     if args.figure:
         try:
             advice.figure().savefig(args.figure, dpi=150)
@@ -93,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             return fail("advise", f"cannot write the figure {args.figure}: {error}")
     # csv: every float exactly (the shortest text that reads back the same), as compare writes them
     writer = {"text": _text, "csv": lambda advice: advice.table.to_csv(index=False), "json": _json}[args.format]
-    return write_output("advise", writer(advice))
+    return finish("advise", advice.notes, args.quiet, writer(advice))
 
 
 def _text(advice: Any) -> str:

@@ -296,14 +296,12 @@ def _parse(data: bytes, source: str) -> Any:
             f"{source} line {first_line}: expected {len(COLUMNS)} tab-separated fields "
             f"(user, item, rating, timestamp), got {table.shape[1]}"
         )
-    values = np.empty(table.shape, dtype=np.int64)
-    for j, name in enumerate(COLUMNS):
-        text = table.iloc[:, j].str.strip()
-        ok = text.str.fullmatch(r"[+-]?\d{1,18}(\.0*)?").to_numpy(dtype=bool)
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"{source} line {first_line + i}: {name} must be an integer, got {table.iat[i, j]!r}")
-        values[:, j] = text.str.replace(r"\.0*$", "", regex=True).astype(np.int64).to_numpy()
+    text = table.apply(lambda column: column.str.strip())
+    ok = text.apply(lambda column: column.str.fullmatch(r"[+-]?\d{1,18}(\.0*)?")).to_numpy(dtype=bool)
+    if not ok.all():
+        j, i = (int(k) for k in np.argwhere(~ok.T)[0])  # the first bad value of the first column with one
+        raise ValueError(f"{source} line {first_line + i}: {COLUMNS[j]} must be an integer, got {table.iat[i, j]!r}")
+    values = text.replace(r"\.0*$", "", regex=True).astype(np.int64).to_numpy()
     ratings = pd.DataFrame(values, columns=list(COLUMNS))
     bad = np.flatnonzero((values[:, 2] < 1) | (values[:, 2] > 5))
     if bad.size:

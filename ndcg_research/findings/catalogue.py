@@ -217,9 +217,9 @@ def fill(template: str, values: Mapping[str, Any], where: str) -> str:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
 
 
-def _whole(value: Any) -> bool:
-    """A whole number a rule computed (Python's or numpy's), not a flag."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+def _written(value: Any) -> Any:
+    """A whole number a rule computed (a list length, a count; not a flag) as a reader reads it: 10^7, 51,200."""
+    return size(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
 
 
 def make_finding(
@@ -232,14 +232,13 @@ def make_finding(
     """The finding: ``text``'s templates filled (a list of records by its item template), its verdict word by
     :func:`~.model.limit_verdict`, a limit claim's rule ending with ``page.toml``'s ``[limit_rule]``."""
     page = catalogue().page if page is None else page
-    # A whole number from 10^4 on (a list length, a count) is written as a reader reads it: 10^7, 51,200.
-    written = {name: size(value) if _whole(value) else value for name, value in values.items()}
+    written = {name: _written(value) for name, value in values.items()}
     for name, value in values.items():
         if isinstance(value, list):
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            items = [{k: size(v) if _whole(v) else v for k, v in item.items()} for item in value]
+            items = [{k: _written(v) for k, v in item.items()} for item in value]
             parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in items]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}
@@ -347,12 +346,11 @@ def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> lis
     name = _notebook_name(notebook)
     results = Results(results_dir, prefix=name[:3])
     found = []
-    for claim in claims():
-        if claim.text.notebook == name:
-            try:
-                found.append(claim(results))
-            except MissingTableError:
-                continue
+    for claim in (c for c in claims() if c.text.notebook == name):
+        try:
+            found.append(claim(results))
+        except MissingTableError:
+            continue
     return found
 
 

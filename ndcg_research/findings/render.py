@@ -69,7 +69,6 @@ def render_page(findings: Sequence[Finding]) -> str:
             f"ndcg_research/studies/{studies[finding.key]}/findings.toml" if finding.key in studies else "none"
         ]
         files = ", ".join(f"`{name}`" for name in dict.fromkeys(files))
-        # Its notebooks, figures and tables, linked from the repository's top.
         evidence = [f"notebook [{name}](notebooks/{name})" for name in finding.notebooks]
         evidence += [f"figure [{name}](figures/{name}.png)" for name in finding.figures]
         evidence += [f"table [{name}](results/full/{name})" for name in finding.tables]

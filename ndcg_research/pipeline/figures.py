@@ -280,8 +280,6 @@ def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple
         top = Path(git("rev-parse", "--show-toplevel")).resolve()
     except (OSError, subprocess.SubprocessError):
         return None, None
-    if not commit:
-        return None, None
     pathspec = [":/", f":(top,exclude){RUN_OUTPUTS}"]
     folder = exclude.resolve() if exclude is not None else top
     if folder != top and folder.is_relative_to(top):

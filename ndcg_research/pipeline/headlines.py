@@ -1,10 +1,10 @@
-"""Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`redraw` draws
+"""Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`main` redraws
 it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -39,15 +39,11 @@ def headline_of(notebook: str | os.PathLike[str]) -> Headline:
     """The ``HEADLINE`` of ``ndcg_research.studies.<name>.plots`` (or ``.figures``) of notebook ``NN_<name>.ipynb``,
     which must be the headline the notebook declares."""
     study = Path(notebook).stem.split("_", 1)[1]
-    for module in (f"ndcg_research.studies.{study}.plots", f"ndcg_research.studies.{study}.figures"):
-        try:
-            headline = getattr(importlib.import_module(module), "HEADLINE", None)
-            break
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-    else:
+    modules = (f"ndcg_research.studies.{study}.{name}" for name in ("plots", "figures"))
+    found = next((module for module in modules if importlib.util.find_spec(module)), None)
+    if found is None:
         raise profiles.RunnerError(f"no figures module (plots.py or figures.py) in ndcg_research/studies/{study}/")
+    headline = getattr(importlib.import_module(found), "HEADLINE", None)
     declared = profiles.declared_headline(notebook)
     if not isinstance(headline, Headline) or headline.name != declared:
         raise profiles.RunnerError(
@@ -82,33 +78,6 @@ def save_headline(
     return fig
 
 
-def redraw(
-    notebooks: Sequence[str | os.PathLike[str]],
-    *,
-    results_dir: str | os.PathLike[str],
-    figures_dir: str | os.PathLike[str],
-) -> list[Path]:
-    """Draw each notebook's headline from ``results_dir`` into ``figures_dir`` and rewrite the index; return the
-    records written. Parameters and seed come from the run's record of a figure there (:func:`_run_record`)."""
-    figures = Path(figures_dir)
-    written = []
-    for notebook in notebooks:
-        path = Path(notebook)
-        headline = headline_of(path)
-        record = _run_record(figures, headline.name, path.name)
-        save_headline(
-            headline,
-            results_dir,
-            figures_dir=figures,
-            notebook=path.name,
-            parameters=record["parameters"],
-            seed=record["seed"],
-        )
-        written.append(figures / f"{headline.name}.json")
-    write_index(figures)
-    return written
-
-
 def _run_record(figures: Path, name: str, notebook: str) -> dict[str, Any]:
     """The provenance record of ``name`` in ``figures``, else that of another figure of ``notebook`` there."""
     own = figures / f"{name}.json"
@@ -135,10 +104,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     selected = profiles.select_notebooks(profiles.discover_notebooks(root / "notebooks"), args.only)
     try:
-        for record in redraw(
-            [p for p in selected if profiles.declared_headline(p)], results_dir=args.results, figures_dir=args.figures
-        ):
-            print(f"wrote {record.with_suffix('.png')}")
+        for path in filter(profiles.declared_headline, selected):
+            headline = headline_of(path)
+            record = _run_record(args.figures, headline.name, path.name)
+            save_headline(
+                headline,
+                args.results,
+                figures_dir=args.figures,
+                notebook=path.name,
+                parameters=record["parameters"],
+                seed=record["seed"],
+            )
+            print(f"wrote {args.figures / headline.name}.png")
+        write_index(args.figures)
     except profiles.RunnerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -386,26 +386,25 @@ def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path:
     """Fail unless every figure and table ``run`` declares was written during the run."""
     from .figures import figure_files
 
-    notebook, fig_dir, results_dir = run.path.name, plan.figures_dir, plan.results_dir
     since -= 2.0  # the file system's clock and time.time() may differ by a little
     problems = []
     for name in run.figures:
-        for file in figure_files(name, fig_dir):
+        for file in figure_files(name, plan.figures_dir):
             if not file.is_file():
                 problems.append(f"{name}: {file.name} is missing")
             elif file.stat().st_mtime < since:
                 problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
     for pattern in run.tables:
-        matches = [file for file in results_dir.glob(pattern) if file.is_file()]
+        matches = [file for file in plan.results_dir.glob(pattern) if file.is_file()]
         if not matches:
-            problems.append(f"table {pattern}: no such file in {results_dir}")
+            problems.append(f"table {pattern}: no such file in {plan.results_dir}")
         elif all(file.stat().st_mtime < since for file in matches):
             problems.append(f"table {pattern}: stale (not rewritten by this run)")
     if problems:
         raise NotebookFailed(
-            f"notebook {notebook} did not write the figures and tables it declares (figures: "
-            f"{fig_dir}):\n  " + "\n  ".join(problems) + f"\n  executed notebook: {output_path}",
-            notebook=notebook,
+            f"notebook {run.path.name} did not write the figures and tables it declares (figures: "
+            f"{plan.figures_dir}):\n  " + "\n  ".join(problems) + f"\n  executed notebook: {output_path}",
+            notebook=run.path.name,
             output_path=output_path,
         )
 

@@ -67,8 +67,7 @@ def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: An
     with matplotlib.rc_context(COLUMN_STYLE):
         fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54 - 2 * SAVE_PAD_INCHES, height_cm / 2.54), layout="constrained")
         fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, wspace=0.04, hspace=0.04)
-        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **subplots)).ravel()
-        yield fig, axes
+        yield fig, fig.subplots(rows, cols, squeeze=False, **subplots).ravel()
 
 
 def column_legend(fig: Figure, axes: Sequence[Axes], ncols: int, xlabel: str | None = "list length n") -> Figure:

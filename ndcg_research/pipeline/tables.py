@@ -111,9 +111,8 @@ def headed(
     if missing:
         raise KeyError(f"columns {missing} are not in the table (it has {list(table.columns)})")
     out = table[list(columns)].copy()
-    for column in out.columns:
-        if pd.api.types.is_float_dtype(out[column]):
-            out[column] = rounded(out[[column]], (digits or {}).get(column, 3))[column]
+    for column in out.columns:  # rounded leaves the other columns as they are
+        out[column] = rounded(out[[column]], (digits or {}).get(column, 3))[column]
     out = out.rename(columns=dict(columns))
     if index:
         out = out.set_index([columns[c] for c in index])
@@ -163,13 +162,10 @@ def gaps_resolved(
     from scipy.stats import norm
 
     z = float(norm.ppf(0.5 + CONFIDENCE / 2))
-    resolved = []
-    for _, fit in fits.iterrows():
-        rows = pair_table[pair_table["n"] >= fit[n_from]]
-        for key in keys:
-            rows = rows[rows[key] == fit[key]]
-        resolved.append(bool((rows["std_gap"].abs() > z * rows["std_gap_se"]).any()))
-    return pd.Series(resolved, index=fits.index, dtype=bool)
+    distinct = pair_table.loc[pair_table["std_gap"].abs() > z * pair_table["std_gap_se"], [*keys, "n"]]
+    both = fits[[*keys, n_from]].assign(fit=np.arange(len(fits))).merge(distinct, on=list(keys))
+    resolved = both.loc[both["n"] >= both[n_from], "fit"]
+    return pd.Series(np.isin(np.arange(len(fits)), resolved), index=fits.index, dtype=bool)
 
 
 def replication_line(
