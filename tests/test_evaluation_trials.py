@@ -279,6 +279,21 @@ def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
+@pytest.mark.parametrize("second", ["ndcg_cut.-1", "ndcg_cut.3,3", "ndcg_cut.0x10"])
+def test_a_second_cutoff_list_is_refused_as_asked_twice_not_by_what_trec_eval_never_reads(
+    tmp_path, capfdbinary, second
+):
+    # meas_init.c parses only the first -m's parameters of a measure: trec_eval prints ndcg_cut_5 and never reads
+    # the second list, so its complaints ('Negative cutoff detected', ...) do not apply.
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_text("q Q0 a 1 1 r\n")
+    status, out, err = cli(
+        capfdbinary, "evaluate", "-m", "ndcg_cut.5", "-m", second, tmp_path / "qrels", tmp_path / "run"
+    )
+    assert status == 1 and out == b"" and f"-m ndcg_cut.5 and -m {second} ask for trec_eval's ndcg_cut twice" in err
+    assert "trec_eval:" not in err and "atol" not in err
+
+
 @pytest.mark.parametrize("cutoffs", ["1,3000000000", "5,2147483653", "1,-3000000000"])
 def test_cutoffs_2_to_the_31_apart_are_refused_where_trec_eval_misorders_them(tmp_path, capfdbinary, cutoffs):
     # meas_init.c sorts cut-offs with comp_long, their difference as a C int: 1 - 3000000000 wraps to a positive
@@ -293,6 +308,18 @@ def test_cutoffs_2_to_the_31_apart_are_refused_where_trec_eval_misorders_them(tm
     full = _dcg([1, 2]) / _dcg([2, 1])
     values = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg_cut.3000000000", "ndcg_cut.1,2147483647"]).values
     assert values[0][:, 0].tolist() == pytest.approx([full, 0.5, full], rel=1e-15)
+
+
+def test_grades_beyond_what_trec_eval_computes_are_scored_exactly_with_a_note(tmp_path):
+    # gain_init.c allocates its gain table (24-byte entries, one per grade from 0) with a byte count cast to 32 bits:
+    # from grade 2^32 // 24 = 178,956,970 it wraps and trec_eval's ndcg crashes (one below, it runs for minutes).
+    (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\n")
+    for grade, noted in ((178_956_969, False), (178_956_970, True), (10**10, True)):
+        (tmp_path / "qrels").write_text(f"q 0 a {grade}\nq 0 b 1\n")
+        result = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", "ndcg_cut.1"])
+        assert result.values[0][:, 0].tolist() == [1.0, 1.0]  # a above b: the ideal order
+        said = [n for n in result.notes if f"the largest grade, {grade}, is beyond what trec_eval computes" in n]
+        assert len(said) == noted and all("from grade 178956970 on" in n for n in said)
 
 
 # ---------------------------------------------------------------- the qrels comment rule (get_qrels.c)
@@ -331,11 +358,16 @@ def test_qrels_lines_trec_eval_reads_otherwise_are_refused_with_the_line(tmp_pat
 
 def test_a_nul_byte_is_refused_saying_what_trec_eval_does(tmp_path):
     # trec_eval reads its files as C strings: a NUL that begins a line ends the file (the lines after it are never
-    # read); one within a line leaves its parser inconsistent (glibc aborts: "malloc(): invalid size").
+    # read); within a line it depends on the field: cut short (exit 0), "Can't calculate measure" (exit 4), or a
+    # glibc abort ("malloc(): invalid size"). The message said it always crashed.
     (tmp_path / "qrels").write_text("q 0 a 1\n")
     for run, line in ((b"q Q0 a 1 1 r\n\x00q Q0 b 2 0 r\n", 2), (b"q Q0 a\x00 1 1 r\n", 1)):
         (tmp_path / "run").write_bytes(run)
-        with pytest.raises(InputError, match=rf"run:{line}: a NUL byte.*ends the file at a NUL that begins a line"):
+        with pytest.raises(
+            InputError,
+            match=rf"run:{line}: a NUL byte.*start of a line it ends the file there; within "
+            r"a line what it reads is undefined: a field cut short, an error or a crash\)$",
+        ):
             evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
@@ -527,6 +559,19 @@ def test_evaluate_and_compare_give_the_same_mean_to_the_last_bit(tmp_path, capfd
     assert evaluated == compared
     values = evaluate(tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"]).values
     assert evaluated == [sum(v[0].tolist()) / v.shape[1] for v in values]  # added in query order, as trec_eval
+
+
+@pytest.mark.parametrize("form", ["csv", "json"])
+def test_nosummary_leaves_out_the_means_in_every_format(tmp_path, capfdbinary, form):
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 a 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\n")
+    status, out, _ = cli(capfdbinary, "evaluate", "-q", "-n", "--format", form, tmp_path / "qrels", tmp_path / "run")
+    text = out.decode()
+    if form == "csv":
+        assert status == 0 and text.splitlines() == ["run,query,measure,value", "run,q1,ndcg,1.0", "run,q2,ndcg,0.0"]
+    else:
+        entry = json.loads(text)["runs"][0]
+        assert status == 0 and "means" not in entry and entry["per_query"] == {"q1": {"ndcg": 1.0}, "q2": {"ndcg": 0.0}}
 
 
 def test_evaluate_and_compare_write_json_in_one_style(tmp_path, capfdbinary):

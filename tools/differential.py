@@ -391,13 +391,10 @@ def _more_claims(binary: Path, folder: Path) -> list[str]:
     (folder / "cut").write_bytes(b"q Q0 a 1 1 r\n")
     if (
         ours[0] != 1
-        or "ends the file at a NUL" not in ours[2]
+        or "it ends the file there" not in ours[2]
         or theirs != run_trec_eval(binary, [str(qrels), str(folder / "cut")])
     ):
         failures.append("a NUL beginning a line: trec_eval did not end the file there, as the message says")
-    run.write_bytes(b"q Q0 a 1 1 r\nq Q0 b\x00 2 2 r\n")
-    if run_trec_eval(binary, [str(qrels), str(run)])[0] == 0:
-        failures.append("a NUL within a line: trec_eval did not crash, as the message says")
     # Cut-offs 2^31 apart: trec_eval's comparison (their difference as a C int) puts them out of order.
     run.write_bytes(b"q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
     ours = run_ours(["-m", "ndcg_cut.1,3000000000", str(qrels), str(run)])

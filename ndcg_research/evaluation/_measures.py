@@ -295,10 +295,11 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
             "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
             "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); complete=False "
             "(--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one counter per grade up "
-            "to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't calculate measure\") and "
-            "one near 2^31 takes minutes; here every grade below 2^53 is exact. Sums are formed as trec_eval forms "
-            "them (each gain divided by C's log2 of rank + 1, added in rank order; means added in query order), so the "
-            "values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
+            "to a query's largest (form_res_rels.c) and its ndcg a gain table entry per grade (gain_init.c): from "
+            "grade 178,956,970 its ndcg crashes, and a grade of 10^10 makes it stop (\"Can't calculate measure\"); "
+            "here every grade below 2^53 is exact, with a note beyond trec_eval's limit. Sums are formed as trec_eval "
+            "forms them (each gain divided by C's log2 of rank + 1, added in rank order; means added in query order), "
+            "so the values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
     ),
     Convention(
         "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; ir_measures' pytrec_eval provider with complete=True)",

@@ -183,7 +183,12 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
         if not trec or match is None:
             continue
-        parsed = frozenset(parse_measures(spec))
+        try:
+            parsed = frozenset(parse_measures(spec))
+        except ValueError:
+            if match[1] not in first:
+                raise
+            parsed = frozenset()  # trec_eval never reads a second parameter list: refused below as asked twice
         seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
         if parsed != kept:  # the same parameters written another way are the same
             other = {
@@ -239,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "trec":
         text = trec_text(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
     else:
-        text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query)
+        text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query, summary=args.summary)
     return finish("evaluate", result.notes, args.quiet, text)
 
 
@@ -266,7 +271,7 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
     return "".join(f"{name:<22}\t{query}\t{value}\n" for name, query, value in lines)
 
 
-def csv_text(evaluation: Evaluation, *, per_query: bool) -> str:
+def csv_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
     import csv  # here, as json in strict_json: the default output (trec) loads neither
@@ -277,19 +282,22 @@ def csv_text(evaluation: Evaluation, *, per_query: bool) -> str:
     names = [m.name for m in evaluation.measures]
     for r, run in enumerate(evaluation.runs):
         rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
-        for query, values in [*rows, ("", evaluation.mean_values[r])]:
+        for query, values in [*rows, *([("", evaluation.mean_values[r])] if summary else [])]:
             writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=True))
     return buffer.getvalue()
 
 
-def json_text(evaluation: Evaluation, *, per_query: bool) -> str:
-    """JSON (:func:`strict_json`): the convention, per run its tag, ``num_q``, means and (``-q``) per-query values."""
+def json_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
+    """JSON (:func:`strict_json`): the convention, per run its tag, ``num_q``, means (not with ``-n``) and (``-q``)
+    per-query values."""
     runs = []
     averaged = evaluation.averaged()
     names = [m.name for m in evaluation.measures]
     for r, run in enumerate(evaluation.runs):
         means = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
-        entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r], "means": means}
+        entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r]}
+        if summary:
+            entry["means"] = means
         if per_query:
             entry["per_query"] = {
                 query: dict(zip(names, map(json_value, evaluation.values[r][:, q]), strict=True))
