@@ -15,9 +15,15 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel); its options re-exported
-    from pyarrow._compute import CastOptions, SetLookupOptions, SortOptions, call_function
+    from pyarrow._compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
-    from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
+    from pyarrow.compute import (  # noqa: F401 (re-exported)
+        CastOptions,
+        MatchSubstringOptions,
+        SetLookupOptions,
+        SortOptions,
+        call_function,
+    )
 
 from ._measures import TREC_NUMBER, atol
 from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
@@ -241,8 +247,6 @@ _FIELDS = {
     "qrels": ("query", "iteration", "doc", "value"),
     "run": ("query", "iteration", "doc", "rank", "value", "tag"),
 }
-# Python's bytes.split() splits at exactly C's isspace characters: space, \t, \n, \v, \f, \r.
-_IRREGULAR = (b"#", b"\x0b", b"\x0c")
 
 
 def _as_judgment(fields: list[bytes]) -> str:
@@ -263,7 +267,7 @@ def _line_block(
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
-        fields = line.split()
+        fields = line.split()  # at C's isspace characters (space, \t, \n, \v, \f, \r), as trec_eval splits
         if kind == "run":
             if not fields or fields[0].startswith(b"#"):
                 continue
@@ -320,14 +324,35 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
 
+_BLANKS = bytes.maketrans(b"\t\x0b\x0c", b"   ")
+
+
+def _single_spaced(block: bytes) -> bytes:
+    """``block`` with the blanks trec_eval splits fields at (C's isspace) as single spaces: tabs, \\v and \\f as
+    spaces, a run of blanks as one, none at a line's ends. The fields are the same (no id holds a blank)."""
+    block = block.translate(_BLANKS)
+    while b"  " in block:
+        block = block.replace(b"  ", b" ")
+    return block.replace(b" \n", b"\n").replace(b"\n ", b"\n").removeprefix(b" ").removesuffix(b" ")
+
+
 def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[Columns, int, None] | None:
-    """Parse a regular block with pyarrow as :func:`_line_block` does; None if any line is irregular (then it is read
-    line by line, which must agree with pyarrow's parser on every input)."""
-    if any(mark in block for mark in _IRREGULAR):
-        return None
+    """Parse a block with pyarrow as :func:`_line_block` does; None if a line is irregular (then it is read line by
+    line, which must agree with pyarrow's parser on every input). Blanks other than single separators (two in a row,
+    at a line's end, tabs among spaces: common in real runs, and 4-5x slower line by line) are made single first."""
     tab = b"\t" in block
-    if tab and b" " in block:
-        return None
+    mixed = tab and b" " in block or b"\x0b" in block or b"\x0c" in block
+    parsed = None if mixed else _arrow_table(block, kind, name, first_line, "\t" if tab else " ")
+    if parsed is None:
+        spaced = _single_spaced(block)
+        parsed = _arrow_table(spaced, kind, name, first_line, " ") if spaced != block else None
+    return parsed
+
+
+def _arrow_table(
+    block: bytes, kind: Kind, name: str, first_line: int, delimiter: str
+) -> tuple[Columns, int, None] | None:
+    """:func:`_arrow_block`'s parse of a block whose fields are separated by single ``delimiter`` characters."""
     names = _FIELDS[kind]
     # A run's ids plain: the evaluation hashes them on the thread that is not reading (dictionaries cost the reading
     # thread, the slower one, 4 ms per 2 MB block for documents, 0.6 for queries). The qrels' queries are dictionaries.
@@ -337,17 +362,21 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[
         table = pacsv.read_csv(
             pa.BufferReader(block),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
-            parse_options=pacsv.ParseOptions(
-                delimiter="\t" if tab else " ", quote_char=False, ignore_empty_lines=False
-            ),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(column_types=types, null_values=[]),  # ids binary: no UTF-8 check
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
-    for array in (table.column(column) for column in names if column != "value"):
+    # Two blanks in a row make an empty field here, where trec_eval sees a missing one; a line whose first field
+    # starts with '#' is a comment (its rules are the line reader's), a '#' in another field is data.
+    comments = b"#" in block
+    for column in (column for column in names if column != "value"):
+        array = table.column(column)
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else [array]
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
+            return None
+        first = MatchSubstringOptions("#") if comments and column == "query" else None
+        if first and any(kernel("any", kernel("starts_with", i, options=first)).as_py() for i in ids):
             return None
     value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
     if value is None or (kind == "run" and not np.all(np.isfinite(value))):
