@@ -157,6 +157,16 @@ def test_blanks_other_than_single_spaces_stay_on_the_fast_path(data):
     assert fast == exact and fast[1] == [b"d"] * 3 and fast[4] == "t"
 
 
+def test_blocks_of_blank_lines_are_skipped_and_counted(tmp_path):
+    # Blank lines (trec_eval skips them in runs) filling whole blocks: skipped without parsing, their lines counted.
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_bytes(b"q Q0 a 1 1 r\n" + b"\n" * (5 << 20) + b" \t\nq Q0 a 2 0 r\n")
+    with pytest.raises(
+        InputError, match=rf"run:1: document 'a' is ranked twice for query 'q' \(again at .*run:{(5 << 20) + 3}\)"
+    ):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
 def test_a_hash_inside_an_id_stays_on_the_fast_path_and_a_comment_does_not():
     # '#' begins a comment only as a line's first field (the line rules decide those); in a document id it is data.
     for block, kind in ((b"q Q0 d#1 1 2 t\n" * 3, "run"), (b"q 0 d#1 1\nq 0 e 0\n", "qrels")):
