@@ -15,15 +15,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel); its options re-exported
-    from pyarrow._compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
+    from pyarrow._compute import CastOptions, SetLookupOptions, SortOptions, call_function
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
-    from pyarrow.compute import (  # noqa: F401 (re-exported)
-        CastOptions,
-        MatchSubstringOptions,
-        SetLookupOptions,
-        SortOptions,
-        call_function,
-    )
+    from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
 
 from ._measures import TREC_NUMBER, atol
 from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
@@ -376,11 +370,10 @@ def _arrow_table(
     comments = b"#" in block
     for column in (column for column in names if column != "value"):
         array = table.column(column)
-        ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else [array]
+        ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else array.chunks
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
-        first = MatchSubstringOptions("#") if comments and column == "query" else None
-        if first and any(kernel("any", kernel("starts_with", i, options=first)).as_py() for i in ids):
+        if comments and column == "query" and any(_begins_with_hash(i) for i in ids):
             return None
     value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
     if value is None or (kind == "run" and not np.all(np.isfinite(value))):
@@ -388,6 +381,14 @@ def _arrow_table(
     tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if kind == "run" else None
     columns = Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
     return columns, len(columns), None
+
+
+def _begins_with_hash(ids: pa.Array) -> bool:
+    """Whether an id of a binary array (none empty) begins with '#', read from its buffers."""
+    if len(ids) == 0:  # (its data buffer may be missing)
+        return False
+    offsets = np.frombuffer(ids.buffers()[1], dtype=np.int32)[ids.offset : ids.offset + len(ids)]
+    return bool(np.any(np.frombuffer(ids.buffers()[2], dtype=np.uint8)[offsets] == ord("#")))
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
