@@ -292,6 +292,9 @@ def test_a_second_cutoff_list_is_refused_as_asked_twice_not_by_what_trec_eval_ne
     )
     assert status == 1 and out == b"" and f"-m ndcg_cut.5 and -m {second} ask for trec_eval's ndcg_cut twice" in err
     assert "trec_eval:" not in err and "atol" not in err
+    # After a bare -m ndcg_cut, the second list is the one trec_eval reads (the first -m with parameters).
+    status, _, err = cli(capfdbinary, "evaluate", "-m", "ndcg_cut", "-m", second, tmp_path / "qrels", tmp_path / "run")
+    assert status == 1 and "twice" not in err and ("trec_eval" in err or "atol" in err)
 
 
 @pytest.mark.parametrize("cutoffs", ["1,3000000000", "5,2147483653", "1,-3000000000"])
@@ -369,6 +372,16 @@ def test_a_nul_byte_is_refused_saying_what_trec_eval_does(tmp_path):
             r"a line what it reads is undefined: a field cut short, an error or a crash\)$",
         ):
             evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+def test_a_nul_byte_on_standard_input_is_said_as_trec_eval_reads_it(capfdbinary, monkeypatch, tmp_path):
+    # get_trec_results.c reads standard input line by line (fgets): a NUL that begins a line drops that line only.
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    monkeypatch.setattr(
+        "sys.stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"q Q0 a 1 1 r\n\x00q Q0 b 2 0 r\n")))
+    )
+    status, out, err = cli(capfdbinary, "evaluate", tmp_path / "qrels", "-")
+    assert status == 1 and out == b"" and "standard input:2: a NUL byte" in err and "it skips that line;" in err
 
 
 def test_a_run_tag_keeps_its_bytes(tmp_path, capfdbinary):
@@ -482,7 +495,7 @@ def test_two_frames_with_the_same_tag_are_both_evaluated_or_named_clearly(tmp_pa
         ({"1": {"a": 1, None: 2}}, {"1": {"a": 1.0}}, r"qrels dict: query '1', document None: doc is missing"),
         ({"1": {"a": 1}}, {"1": {"a": 1.0, None: 3.0}}, r"run dict: query '1', document None: doc is missing"),
         ({"1": {"a": 1}}, {b"1": {"b": 5.0}, "1": {"a": 1.0}}, r"run dict \(its query ids\) mixes bytes \(b'1' at"),
-        (_qrels(), pd.DataFrame({"query": [b"1", "1"], "doc": ["a", "b"], "score": [1.0, 2.0]}), r"mixes bytes"),
+        (_qrels(), pd.DataFrame({"query": [b"1", "1"], "doc": ["a", "b"], "score": [1.0, 2.0]}), r"so b'1' and '1'"),
     ],
 )
 def test_none_ids_and_bytes_beside_text_ids_are_refused(qrels, run, message):

@@ -314,3 +314,11 @@ def test_ir_measure_warns_what_the_evaluator_notes():
     with pytest.warns(UserWarning, match=r"1 query is undefined under the sklearn convention \('q2'\)"):
         result = ir_measures.calc_aggregate([ir_measure("ndcg", convention="sklearn")], qrels, run)
     assert list(result.values()) == [pytest.approx(2 / math.log2(3) / 2)]  # q1 alone: b (grade 0), then a (2)
+
+
+def test_ir_measure_scores_an_empty_run_as_ir_measures_does():
+    # A pipeline that retrieves nothing: ir_measures gives every judged query its default 0 (evaluate refuses an
+    # empty run, and that refusal came out of ir_measures).
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    for run in ([], pd.DataFrame({"query_id": [], "doc_id": [], "score": []})):
+        assert ir_measures.calc_aggregate([ir_measure("ndcg@10")], qrels, run)[ir_measure("ndcg@10")] == 0.0

@@ -151,30 +151,31 @@ def _parts(
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG (zero_ideal applied); call it from a public function (the warning's stack level)."""
     assert idcg_values is not None  # computed for every caller of _parts
-    undefined, fill = idcg_values == 0, 0.0
-    if undefined.any():
-        queries = np.flatnonzero(undefined)
-        # Row positions in the batch, said as such: a bare "0" would read like a value.
-        listed = (
-            f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
-            + ", ".join(map(str, queries[:10]))
-            + (", ..." if queries.size > 10 else "")
+    undefined = idcg_values == 0
+    if not undefined.any():
+        ndcg_values = _kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
+        return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
+    queries = np.flatnonzero(undefined)
+    # Row positions in the batch, said as such: a bare "0" would read like a value.
+    listed = (
+        f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
+        + ", ".join(map(str, queries[:10]))
+        + (", ..." if queries.size > 10 else "")
+    )
+    if zero_ideal == "raise":
+        raise ValueError(
+            f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "
+            f"(no relevant document known): {listed}; choose zero_ideal='zero', 'one' or 'nan'"
         )
-        if zero_ideal == "raise":
-            raise ValueError(
-                f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "
-                f"(no relevant document known): {listed}; choose zero_ideal='zero', 'one' or 'nan'"
-            )
-        fill = {"zero": 0.0, "one": 1.0, "nan": np.nan}[zero_ideal]
-        warnings.warn(
-            f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
-            f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
-            UndefinedNDCGWarning,
-            stacklevel=_STACKLEVEL,
-        )
-    # Where the ideal DCG is 0 so is the DCG (no term of it is larger): divided by 1 it is 0, then the fill.
-    ndcg_values = _kernels.ndcg_ratio(dcg_values, np.where(undefined, 1.0, idcg_values), n_terms)
-    ndcg_values[undefined] = fill
+    fill = {"zero": 0.0, "one": 1.0, "nan": np.nan}[zero_ideal]
+    warnings.warn(
+        f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
+        f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
+        UndefinedNDCGWarning,
+        stacklevel=_STACKLEVEL,
+    )
+    ndcg_values = np.full(idcg_values.shape, fill)
+    ndcg_values[~undefined] = _kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
 
 

@@ -402,11 +402,6 @@ def merge_parts(
     return codes, values, notes
 
 
-#: The smallest grade at which trec_eval's ndcg crashes: its gain table (gain_init.c) of 24-byte entries, one per
-#: grade from 0, is allocated with a byte count cast to 32 bits (common.h's Malloc), which wraps at 2^32.
-TREC_EVAL_GRADES = 2**32 // 24
-
-
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     """Notes on the judgments (queries skipped, trec_eval's gain sorting); refuses gain maps it sorts undefinedly."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
@@ -417,13 +412,14 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
                 f"{_have(skipped, 'judged ')} no grade above 0; "
                 f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
             )
-    top = int(judgments.grade.max())
-    if top >= TREC_EVAL_GRADES and conv.name in ("trec_eval", "pytrec_eval"):
+    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
+    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg crashes.
+    if (top := int(judgments.grade.max())) >= 2**32 // 24 and conv.name in ("trec_eval", "pytrec_eval"):
         notes.append(
             f"the largest grade, {top}, is beyond what trec_eval computes: its ndcg keeps a gain table entry per grade "
-            f"from 0 up (gain_init.c), whose size in bytes overflows a 32-bit count from grade {TREC_EVAL_GRADES} on "
-            f"(it crashes), and its ndcg_cut a counter per grade (form_res_rels.c: {(top + 1) / 2**27:.1f} GiB here); "
-            f"the values here are exact"
+            f"from 0 up (gain_init.c), whose size in bytes overflows a 32-bit count from grade 178956970 on (it "
+            f"crashes), and its ndcg_cut a counter per grade (form_res_rels.c: {(top + 1) / 2**27:.1f} GiB here); the "
+            f"values here are exact"
         )
     for m in plan.measures:
         if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):

@@ -2,6 +2,7 @@
 run's ``query`` column, the query's text, is not read), ranx objects, pytrec_eval dicts, Dask DataFrames (runs,
 partition by partition); ids compared as text. The naming of runs (:func:`run_names`, :func:`named_runs`)."""
 
+import contextlib
 import functools
 import os
 import re
@@ -96,6 +97,14 @@ def _floats(label: str, shown: str) -> InputError:
     )
 
 
+def _text_ids(values: np.ndarray) -> pa.ChunkedArray | None:
+    """An object array of strings (or of bytes) as Arrow text (binary); None if it holds anything else."""
+    for kind in (pa.string(), pa.binary()):
+        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
+            return pa.chunked_array([pa.array(values, type=kind)])
+    return None
+
+
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
     """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty. ``label``
     names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
@@ -104,13 +113,8 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
     # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
     mixed = any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present)
-    for kind in () if mixed else (pa.string(), pa.binary()):
-        try:
-            ids = pa.chunked_array([pa.array(values, type=kind)])
-            break
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass
-    else:
+    ids = None if mixed else _text_ids(values)
+    if ids is None:
         if mixed or not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
             kinds: dict[str, int] = {}
             for i, x in enumerate(values):
@@ -128,8 +132,9 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
             )
             if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
                 raise InputError(f"{label} holds {shown}: {_STR_OR_INT}; convert them first")
+            same = "b'1' and '1'" if "bytes" in kinds else "1 and '1'"
             raise InputError(
-                f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one "
+                f"{label} mixes {shown}: ids are compared as text, so {same} would be one id; convert them to one "
                 "type first"
             )
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())

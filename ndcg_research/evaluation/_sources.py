@@ -146,10 +146,11 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
+        start = "skips that line" if name == describe(STDIN) else "ends the file there"  # (stdin: line by line)
         raise InputError(
             f"{name}:{line}: a NUL byte: this is not a text file (trec_eval reads a NUL as the end of its text: "
-            f"at the start of a line it ends the file there; within a line what it reads is undefined: a field cut "
-            f"short, an error or a crash)"
+            f"at the start of a line it {start}; within a line what it reads is undefined: a field cut short, an "
+            f"error or a crash)"
         )
 
 

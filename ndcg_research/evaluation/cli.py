@@ -186,9 +186,9 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         try:
             parsed = frozenset(parse_measures(spec))
         except ValueError:
-            if match[1] not in first:
+            if "." not in first.get(match[1], ("",))[0]:  # trec_eval reads the first -m with parameters
                 raise
-            parsed = frozenset()  # trec_eval never reads a second parameter list: refused below as asked twice
+            parsed = frozenset()  # a second list trec_eval never reads: refused below as asked twice
         seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
         if parsed != kept:  # the same parameters written another way are the same
             other = {

@@ -100,6 +100,8 @@ class NDCG(ir_measures.Measure):
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
         # ir_measures' frames (query_id, doc_id, ...), ids compared as text as the evaluator does (the strings of
         # the qrels' integers are the same ids); the run checked whole, its unjudged queries left out.
+        if len(run) == 0:
+            return  # nothing retrieved (a pipeline may return nothing): ir_measures gives each query its DEFAULT
         try:
             result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
         except NoJudgedQuery:
