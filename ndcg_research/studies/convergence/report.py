@@ -256,10 +256,7 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     simulation``; ``finite_n_agrees``: within :data:`AGREEMENT_Z` standard errors (within 1e-9 when it is 0)."""
     keys = ["discount", "ranker", "n"]
     merged = ranker_table.merge(
-        theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]],
-        on=keys,
-        how="inner",
-        validate="one_to_one",
+        theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]], on=keys, validate="one_to_one"
     )
     slow = merged["decay"] == "slowly varying"
     simulated, finite, limit = (merged[c].where(~slow, 1 - merged[c]) for c in ("mean", "finite_n", "limit"))

@@ -46,9 +46,8 @@ def list_length_panels(
     for ax, d in zip(axes.flat, discounts, strict=False):
         for c, s in enumerate(systems):
             t = means[(means.gain == gain) & (means.discount == d) & (means.system == s)]
-            ax.plot(x, plotted_column(t, "mean"), marker="o", ms=3, color=f"C{c}", label=s)
-            low, high = plotted_column(t, "ci_low"), plotted_column(t, "ci_high")
-            ax.fill_between(x, low, high, color=f"C{c}", alpha=0.2, lw=0)
+            band = (plotted_column(t, k) for k in ("mean", "ci_low", "ci_high"))
+            style.band_line(ax, x, *band, 0.2, color=f"C{c}", marker="o", ms=3, label=s)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
         ax.set(xscale="log", title=d, xlabel="list length n" if ax in axes[-1] else "")
@@ -173,10 +172,8 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
         for i, system in enumerate(systems):
             rows = means[(means["discount"] == HEADLINE_DISCOUNT) & (means["system"] == system)]
-            x, mean = plotted_column(rows, "mean_length"), plotted_column(rows, "mean")
-            top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
-            low, high = plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high")
-            top.fill_between(x, low, high, color=f"C{i}", alpha=0.18, lw=0)
+            band = (plotted_column(rows, k) for k in ("mean_length", "mean", "ci_low", "ci_high"))
+            style.band_line(top, *band, 0.18, color=f"C{i}", ls="-", marker="o", ms=2.5, lw=1.0, label=system)
         top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})", title="(a) each recommender, 95% bands")
         top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
         top.set_ylim(top.get_ylim()[0], top.get_ylim()[1] + 0.25 * (top.get_ylim()[1] - top.get_ylim()[0]))

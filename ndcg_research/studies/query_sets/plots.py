@@ -96,9 +96,8 @@ def queries_needed_panels(
         for d in discounts:
             rows = style.select(curves, gain=g, discount=d).sort_values("size")
             c = style.plotted_column(rows, "size")
-            axes[0, j].plot(c, style.plotted_column(rows, "accuracy"), ms=4, **styles[d])
-            low, high = style.plotted_column(rows, "accuracy_low"), style.plotted_column(rows, "accuracy_high")
-            axes[0, j].fill_between(c, low, high, color=styles[d]["color"], alpha=0.12, lw=0)
+            band = (style.plotted_column(rows, k) for k in ("accuracy", "accuracy_low", "accuracy_high"))
+            style.band_line(axes[0, j], c, *band, ms=4, **styles[d])
             axes[1, j].plot(c, style.plotted_column(rows, "expected_power"), ms=4, **styles[d])
         axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
         axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
