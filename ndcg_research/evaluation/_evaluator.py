@@ -413,13 +413,13 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
                 f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
             )
     # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
-    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg crashes.
-    if (top := int(judgments.grade.max())) >= 2**32 // 24 and conv.name in ("trec_eval", "pytrec_eval"):
+    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
+    top = int(judgments.grade.max())
+    if top >= 2**32 // 24 and conv.name in ("trec_eval", "pytrec_eval") and any(m.k is None for m in plan.measures):
         notes.append(
-            f"the largest grade, {top}, is beyond what trec_eval computes: its ndcg keeps a gain table entry per grade "
-            f"from 0 up (gain_init.c), whose size in bytes overflows a 32-bit count from grade 178956970 on (it "
-            f"crashes), and its ndcg_cut a counter per grade (form_res_rels.c: {(top + 1) / 2**27:.1f} GiB here); the "
-            f"values here are exact"
+            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table, an entry per grade "
+            f"from 0 (gain_init.c), overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has "
+            f"no such table); the values here are exact"
         )
     for m in plan.measures:
         if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
@@ -508,7 +508,7 @@ def evaluate(
     ------
     InputError
         Malformed files or tables, a document ranked or judged twice for one query, grades the
-        convention's tool refuses, or a run without any judged query.
+        convention's tool refuses; ``NoJudgedQuery`` (a subclass) for a run without any judged query.
     TypeError, ValueError
         Bad arguments, named.
 

@@ -329,6 +329,7 @@ def _single_spaced(block: bytes) -> bytes:
     block = block.translate(_BLANKS)
     while b"  " in block:
         block = block.replace(b"  ", b" ")
+    block = block.replace(b" \r\n", b"\r\n")  # (a lone \r is refused before: one ends a line)
     return block.replace(b" \n", b"\n").replace(b"\n ", b"\n").removeprefix(b" ").removesuffix(b" ")
 
 
@@ -336,8 +337,8 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[
     """Parse a block with pyarrow as :func:`_line_block` does; None if a line is irregular (then it is read line by
     line, which must agree with pyarrow's parser on every input). Blanks other than single separators (two in a row,
     at a line's end, tabs among spaces: common in real runs, and 4-5x slower line by line) are made single first."""
-    if block.isspace():  # blank lines only: the line rules (a run skips them, qrels refuse them)
-        return None
+    if block.isspace() or block[block.rfind(b"\n") + 1 :].isspace():  # blank lines (a last one without its end too)
+        return None  # the line rules: a run skips them, qrels refuse them
     tab = b"\t" in block
     mixed = tab and b" " in block or b"\x0b" in block or b"\x0c" in block
     parsed = None if mixed else _arrow_table(block, kind, name, first_line, "\t" if tab else " ")
