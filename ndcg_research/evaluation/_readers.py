@@ -313,9 +313,9 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
         value = numbers(kernel("cast", array, options=CastOptions.safe(pa.int64())))
     except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
         return None
-    for chunk in (c for c in array.chunks if len(c)):
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
-        if np.any(np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]] | 0x20 == ord("x")):
+    for chunk in array.chunks:
+        offsets, data = _binary_parts(chunk)
+        if np.any(data[offsets[0] : offsets[-1]] | 0x20 == ord("x")):
             return None  # hexadecimal: refused line by line
     return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
 
@@ -384,12 +384,17 @@ def _arrow_table(
     return columns, len(columns), None
 
 
+def _binary_parts(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """A binary array's offsets (one per id, then its end) and its bytes, from the buffers (no copy)."""
+    offsets = np.frombuffer(ids.buffers()[1], dtype=np.int32)[ids.offset : ids.offset + len(ids) + 1]
+    data = ids.buffers()[2]  # (missing in an empty array)
+    return offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
+
+
 def _begins_with_hash(ids: pa.Array) -> bool:
-    """Whether an id of a binary array (none empty) begins with '#', read from its buffers."""
-    if len(ids) == 0:  # (its data buffer may be missing)
-        return False
-    offsets = np.frombuffer(ids.buffers()[1], dtype=np.int32)[ids.offset : ids.offset + len(ids)]
-    return bool(np.any(np.frombuffer(ids.buffers()[2], dtype=np.uint8)[offsets] == ord("#")))
+    """Whether an id of a binary array (none empty) begins with '#'."""
+    offsets, data = _binary_parts(ids)
+    return bool(np.any(data[offsets[:-1]] == ord("#")))
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
