@@ -29,7 +29,7 @@ import lazy_loader
 
 # Each public name is imported on first use (as the package's and stats' are), so that the command line's start
 # (and ``ndcg-research --help``) does not load pyarrow for the presets' names.
-__getattr__ = lazy_loader.attach(
+__getattr__, _lazy_dir, __all__ = lazy_loader.attach(
     __name__,
     submod_attrs={
         "_evaluator": ["evaluate", "Evaluation"],
@@ -37,31 +37,24 @@ __getattr__ = lazy_loader.attach(
         "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
         "_sources": ["InputError", "NoJudgedQuery"],
     },
-)[0]
+)
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-if TYPE_CHECKING:
-    from ._evaluator import Evaluation, evaluate
-    from ._frames import read_qrels, read_run, read_svmlight
-    from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
-    from ._sources import InputError, NoJudgedQuery
-
-__all__ = [
-    "evaluate",
-    "Evaluation",
-    "read_qrels",
-    "read_run",
-    "read_svmlight",
-    "InputError",
-    "NoJudgedQuery",
-    "Measure",
-    "parse_measures",
-    "Convention",
-    "CONVENTIONS",
-    "ALIASES",
-    "get_convention",
-]
+if TYPE_CHECKING:  # the names as type checkers see them (``X as X``: re-exported)
+    from ._evaluator import Evaluation as Evaluation
+    from ._evaluator import evaluate as evaluate
+    from ._frames import read_qrels as read_qrels
+    from ._frames import read_run as read_run
+    from ._frames import read_svmlight as read_svmlight
+    from ._measures import ALIASES as ALIASES
+    from ._measures import CONVENTIONS as CONVENTIONS
+    from ._measures import Convention as Convention
+    from ._measures import Measure as Measure
+    from ._measures import get_convention as get_convention
+    from ._measures import parse_measures as parse_measures
+    from ._sources import InputError as InputError
+    from ._sources import NoJudgedQuery as NoJudgedQuery
