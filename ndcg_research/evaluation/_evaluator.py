@@ -150,8 +150,9 @@ class Plan:
     max_docs: int | None
 
 
-def _qrels(qrels: Any, plan: Plan) -> Columns:
-    """The judgments as Columns, refusing grades the convention's tool refuses (fractions, negatives, too large)."""
+def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
+    """The judgments and notes on them, refusing grades the convention's tool refuses (fractions, negatives, too
+    large) and gain maps trec_eval sorts undefinedly."""
     if is_path(qrels):
         columns = read_whole(check_path(qrels, "qrels"), "qrels")
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
@@ -178,13 +179,44 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
         row = int(np.argmax(value < 0 if negative else value > top))
         what = "is negative, which the tool refuses" if negative else f"is above {top}, the tool's largest grade"
         raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
-    return columns
+    judgments = Judgments.build(columns)
+    del columns, value  # no other reference to the qrels as read: freed early
+    notes, trec = list(judgments.qrels.notes), conv.name in ("trec_eval", "pytrec_eval")
+    skipped = int(np.count_nonzero(judgments.relevant_count == 0))
+    if conv.eligible == "relevant" and skipped:
+        notes.append(f"judged queries with no grade above 0, which {conv.name} does not evaluate: {skipped}")
+    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
+    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
+    top = int(judgments.grade.max())
+    if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
+        notes.append(
+            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
+            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); exact values here"
+        )
+    for m, mapped in [(m, dict(m.gains)) for m in plan.measures if trec and m.gains is not None]:
+        # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
+        # level's gain is the level): level 0 always, the present levels bound the others.
+        levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
+        gains = sorted({*mapped.values(), *(float(level) for level in levels if level not in mapped)})
+        if gains[-1] - gains[0] >= 2**31:
+            raise ValueError(
+                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
+                f"trec_eval sorts gain levels by their difference as a C int, which overflows, so its values are "
+                f"undefined; scale the gains down (nDCG does not change when all gains are multiplied by one factor)"
+            )
+        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
+        if close:
+            notes.append(
+                f"{m.name}: trec_eval sorts gain levels by their difference truncated to an integer: with gains less "
+                f"than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its values can differ from the correct ones"
+            )
+    return judgments, notes
 
 
 @dataclass
 class PartValues:
-    """One part of a run: its evaluated queries (codes, values measure x query), those without judgments (ids) or not
-    eligible (codes), and the notes' counts of queries with ideal DCG 0, with tied scores, with unstable ties."""
+    """One part of a run: evaluated queries (codes, values measure x query), unjudged (ids) and ineligible (codes)
+    ones, and the notes' counts of queries with ideal DCG 0, with tied scores, with unstable ties."""
 
     codes: np.ndarray
     values: np.ndarray
@@ -282,12 +314,11 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     """Every partition's values, the judgments sent once to each worker (scattered if a distributed client runs)."""
     import dask
 
-    try:
+    client = None
+    with contextlib.suppress(ImportError, ValueError):  # no distributed, or no client running
         from distributed import get_client
 
         client = get_client()
-    except (ImportError, ValueError):
-        client = None
     shared = dask.delayed(judgments, pure=True) if client is None else client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
     return list(dask.compute(*tasks))
@@ -296,11 +327,6 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
 def _listed(names: Sequence[str] | np.ndarray, limit: int = 10) -> str:
     shown = ", ".join(repr(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
-
-
-def _have(n: int, judged: str = "") -> str:
-    """A count of queries as a note's subject: ``1 query has``, ``2 judged queries have``."""
-    return f"{n} {judged}{'query has' if n == 1 else 'queries have'}"
 
 
 #: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
@@ -332,8 +358,8 @@ def merge_parts(
         )
     notes: list[str] = []
 
-    def note(count: int, text: str, judged: str = "") -> None:
-        notes.append(f"{name}: {_have(count, judged)} {text}")
+    def note(count: int, text: str, judged: str = "") -> None:  # "1 query has", "2 judged queries have"
+        notes.append(f"{name}: {count} {judged}{'query has' if count == 1 else 'queries have'} {text}")
 
     unjudged = [u.decode("utf-8", "surrogateescape") for u in sorted(set().union(*(p.unjudged for p in parts)))]
     if unjudged:
@@ -356,8 +382,8 @@ def merge_parts(
                 raise InputError(
                     f"{source}: query {judgments.query_text(np.array([code]))[0]!r}, which {name} does not rank, "
                     f"judges the document {PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; "
-                    f"trec_eval -c ranks that document alone for such a query (trec_eval.c) and scores it, 0 here: "
-                    f"rename the document, or leave such queries out (complete=False, --answered-only)"
+                    f"trec_eval -c ranks it alone for such a query and scores it, 0 here: rename it, or leave such "
+                    f"queries out (complete=False, --answered-only)"
                 )
     if codes.size == 0:  # none judged, or (ineligible) ranked and judged but nothing above grade 0
         what = "ranked query has a judgment above 0" if ineligible.size else "query has both a ranking and judgments"
@@ -369,12 +395,8 @@ def merge_parts(
         note(zero_ideal, f"ideal DCG 0 (no relevant judged document) for some measure; scored {score} ({conv.name})")
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
-        note(
-            undefined.size,
-            f"a single ranked document ({_listed(judgments.query_text(codes[undefined]))}), which "
-            f'{conv.tool.split(" ")[0]} refuses ("only meaningful when there is more than 1 document"); undefined '
-            f"(NaN), left out of the mean",
-        )
+        listed, tool = _listed(judgments.query_text(codes[undefined])), conv.tool.split(" ")[0]
+        note(undefined.size, f"a single ranked document ({listed}), which {tool} refuses: NaN, left out of the mean")
     if conv.random_ties and tied:
         note(tied, f"tied scores, which {conv.name} orders at random; the values are the expectation over those orders")
     if unstable:
@@ -384,46 +406,6 @@ def merge_parts(
             f"an unstable sort; its values there may differ from these (file order)",
         )
     return codes, values, notes
-
-
-def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes on the judgments (queries skipped, trec_eval's gain sorting); refuses gain maps it sorts undefinedly."""
-    conv, notes = plan.convention, list(judgments.qrels.notes)
-    trec = conv.name in ("trec_eval", "pytrec_eval")
-    skipped = int(np.count_nonzero(judgments.relevant_count == 0))
-    if conv.eligible == "relevant" and skipped:
-        notes.append(f"{_have(skipped, 'judged ')} no grade above 0: not evaluated ({conv.name})")
-    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
-    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
-    top = int(judgments.grade.max())
-    if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
-        notes.append(
-            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
-            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has no such table); the "
-            f"values here are exact"
-        )
-    for m in plan.measures if trec else ():
-        if m.gains is None:
-            continue
-        # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
-        # level's gain is the level): level 0 always, the present levels bound the others.
-        mapped = dict(m.gains)
-        levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
-        gains = sorted({*mapped.values(), *(float(level) for level in levels if level not in mapped)})
-        if gains[-1] - gains[0] >= 2**31:
-            raise ValueError(
-                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
-                f"trec_eval sorts gain levels by their difference as a C int, which overflows: its values are "
-                f"undefined; scale the gains down (nDCG is unchanged when all gains are multiplied by one factor)"
-            )
-        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
-        if close:
-            notes.append(
-                f"{m.name}: trec_eval sorts gain levels with a comparison that truncates their difference to an "
-                f"integer; with gains less than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its ideal ranking, "
-                f"and so its values, can differ from the correct ones computed here"
-            )
-    return notes
 
 
 def evaluate(
@@ -446,14 +428,13 @@ def evaluate(
         ``Qrels``; a pytrec_eval dict ``{query: {document: grade}}``.
     runs : run, sequence of runs or mapping of name to run
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest block); a DataFrame
-        with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno, score``, or ir_measures' ``query_id,
-        doc_id, score``); a Dask DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a
-        pytrec_eval dict ``{query: {document: score}}``. In a mapping, a list of files is one run split in shards of
-        whole queries. Names: the mapping's keys, else a file's name without directory, compression suffix and
-        extension (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a
-        ranx Run's name, else ``run1``, ``run2``... Where two names clash, runs read from files are named by their
-        file (its name, or its path as given where the names clash too: ``a/bm25.txt`` and ``b/bm25.txt`` keep
-        their paths); other runs of one name are refused.
+        with the columns ``query, doc, score`` (or PyTerrier's or ir_measures' names, as for ``qrels``); a Dask
+        DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query:
+        {document: score}}``; in a mapping, a list of files is one run in shards of whole queries. Names: the
+        mapping's keys, else a file's name without directory, compression suffix and extension (``runs/bm25.txt.gz``:
+        ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's name, else ``run1``,
+        ``run2``... Where names clash, runs read from files are named by their file name (by their path as given
+        where those clash too: ``a/bm25.txt``, ``b/bm25.txt``); other runs of one name are refused.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``, ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or
         trec_eval names (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see ``parse_measures``.
@@ -528,8 +509,7 @@ def evaluate(
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
-    notes = _qrels_notes(judgments, checked)
+    judgments, notes = _judgments(qrels, checked)
     merged = []
     for name, run in named:
         parts, tag = _run_parts(judgments, run, checked, name, notes)
