@@ -50,8 +50,7 @@ class Evaluation:
     notes : tuple of str
         What the evaluation left out, zero-filled, left undefined or decided, naming the queries.
     query_column : str
-        ``per_query``'s query column: as the caller's DataFrame names it (PyTerrier ``qid``, ir_measures ``query_id``),
-        else ``query``.
+        ``per_query``'s query column, as the caller's frame names it (``qid``, ``query_id``), else ``query``.
     """
 
     runs: tuple[str, ...]
@@ -101,10 +100,9 @@ class Evaluation:
         Parameters
         ----------
         measure : str or Measure, optional
-            Its name as in the results (``"ndcg_cut_10"``) or any spec of the same measure
-            (``"ndcg@10"``); may be left out when one measure was evaluated.
+            Its name in the results (``"ndcg_cut_10"``) or any spec of it (``"ndcg@10"``); optional for one measure.
         run : str, optional
-            The run's name; may be left out when one run was evaluated.
+            The run's name; optional for one run.
 
         Examples
         --------
@@ -121,10 +119,9 @@ class Evaluation:
         means = self.mean_values[0 if run is None else self.runs.index(run)]
         names = [m.name for m in self.measures]
         listed = ", ".join(map(repr, names))
-        if measure is None:
-            if len(names) != 1:
-                raise ValueError(f"{len(names)} measures ({listed}): say which, e.g. mean({names[0]!r})")
-            measure = names[0]
+        if measure is None and len(names) != 1:
+            raise ValueError(f"{len(names)} measures ({listed}): say which, e.g. mean({names[0]!r})")
+        measure = names[0] if measure is None else measure
         if not isinstance(measure, (str, Measure)):
             raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
         if measure in names:  # a name as in the results, else any spec of the same measure
@@ -153,17 +150,14 @@ class Plan:
 def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
     """The judgments and notes on them, refusing grades the convention's tool refuses (fractions, negatives, too
     large) and gain maps trec_eval sorts undefinedly."""
-    if is_path(qrels):
-        columns = read_whole(check_path(qrels, "qrels"), "qrels")
-    elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
-        columns = table_columns(qrels, "qrels")
-    elif is_dask(qrels):  # (its repr is a table of many lines)
+    if is_dask(qrels):  # (its repr is a table of many lines)
         raise TypeError("qrels must not be a Dask DataFrame (Dask frames are read as runs): compute() it into pandas")
-    else:
+    if not (is_path(qrels) or isinstance(qrels, (Columns, Mapping)) or is_table(qrels)):
         raise TypeError(
             f"qrels must be a qrels file path, a DataFrame, a ranx Qrels or a dict "
             f"{{query: {{document: grade}}}}, got {type_and_value(qrels)}"
         )
+    columns = read_whole(check_path(qrels, "qrels"), "qrels") if is_path(qrels) else table_columns(qrels, "qrels")
     conv, value = plan.convention, columns.value
     if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = columns.fraction
@@ -215,8 +209,7 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
 
 @dataclass
 class PartValues:
-    """One part of a run: evaluated queries (codes, values measure x query), unjudged (ids) and ineligible (codes)
-    ones, and the notes' counts of queries with ideal DCG 0, with tied scores, with unstable ties."""
+    """A part of a run: evaluated codes and values (measure x query), unjudged ids, ineligible codes, notes' counts."""
 
     codes: np.ndarray
     values: np.ndarray
@@ -342,9 +335,7 @@ def merge_parts(
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
-    ranked = np.zeros(len(judgments.names), dtype=bool)
-    ranked[np.concatenate((codes, ineligible))] = True
-    missing = np.flatnonzero(eligible & ~ranked)
+    missing = np.setdiff1d(np.flatnonzero(eligible), np.concatenate((codes, ineligible)))  # judged, not ranked
     scored = missing if plan.complete else missing[:0]  # scored 0, else left out
     zeros = np.zeros((len(plan.measures), scored.size))
     codes = np.concatenate((codes, scored))
@@ -366,11 +357,10 @@ def merge_parts(
         note(len(unjudged), f"no judgments in {source} ({_listed(unjudged)}); left out")
     if missing.size:
         them = "it" if missing.size == 1 else "them"
-        done = (
-            f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
-            if plan.complete
-            else f"left out of the mean (complete=False; -c scores {them} 0)"
-        )
+        if plan.complete:
+            done = f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
+        else:
+            done = f"left out of the mean (complete=False; -c scores {them} 0)"
         note(missing.size, f"no ranking ({_listed(judgments.query_text(missing))}); {done}", "judged ")
     # (-M 0 cuts the placeholder too: it scores 0 there as here)
     placed = conv.name == "trec_eval" and scored.size and plan.max_docs != 0
@@ -400,11 +390,8 @@ def merge_parts(
     if conv.random_ties and tied:
         note(tied, f"tied scores, which {conv.name} orders at random; the values are the expectation over those orders")
     if unstable:
-        note(
-            unstable,
-            f"tied scores in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties by "
-            f"an unstable sort; its values there may differ from these (file order)",
-        )
+        where = f"in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties"
+        note(unstable, f"tied scores {where} by an unstable sort; its values there may differ from these (file order)")
     return codes, values, notes
 
 
@@ -448,9 +435,8 @@ def evaluate(
         Remove unjudged documents (not in the qrels, or with a negative grade) from each ranking (condensed lists;
         trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
-        Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval ``-M``); the ideal is
-        not cut by it. 0 keeps no document, so every query scores 0; it is refused for conventions whose ideal
-        comes from the ranked list, where the score would be undefined.
+        Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval ``-M``; the ideal is not
+        cut). 0 keeps none, so every query scores 0: refused where the ideal comes from the ranked list (undefined).
 
     Returns
     -------
