@@ -102,8 +102,8 @@ def test_max_docs_0_refused_where_the_ideal_comes_from_the_ranking(files, capfdb
     assert (status, out) == (1, "")
     assert err.splitlines() == [
         "ndcg-research evaluate: error: max_docs=0 (-M 0) leaves no document, and convention 'sklearn' takes its "
-        "ideal from the ranked list: every query would get the score of an ideal DCG of 0, which says nothing about "
-        "the run; give max_docs (-M) >= 1"
+        "ideal from the ranked list: every query would score as an ideal DCG of 0 does, which says nothing of the run; "
+        "give max_docs (-M) >= 1"
     ]
 
 

@@ -1,7 +1,5 @@
-"""Evaluate runs against qrels: the judgments prepared once, each run evaluated part by part (file blocks, a table,
-Dask partitions on the workers) and the parts merged. A query's value depends on that query alone, so blocks,
-partitions and workers give the same bits as one piece.
-"""
+"""Evaluate runs against qrels: the judgments prepared once, each run evaluated in parts (file blocks, a table, Dask
+partitions on the workers) and merged; a query's value depends on that query alone, so any split gives the same bits."""
 
 import contextlib
 import os
@@ -33,9 +31,7 @@ def mean_of(values: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Evaluation:
-    """Per-query values and means of several runs (returned by ``evaluate``).
-
-    Unpacks as ``per_query, means = evaluate(...)``; ``mean()`` gives one float.
+    """Per-query values and means of runs, from ``evaluate``: unpacks as ``per_query, means``; ``mean()``: a float.
 
     Attributes
     ----------
@@ -54,8 +50,7 @@ class Evaluation:
     notes : tuple of str
         What the evaluation left out, zero-filled, left undefined or decided, naming the queries.
     query_column : str
-        The name of the query column in ``per_query``: the caller's, where a DataFrame came in
-        (``qid`` for PyTerrier's frames, ``query_id`` for ir_measures'), else ``query``.
+        ``per_query``'s query column, as the caller's frame names it (``qid``, ``query_id``), else ``query``.
     """
 
     runs: tuple[str, ...]
@@ -70,11 +65,9 @@ class Evaluation:
 
     @property
     def per_query(self) -> "pd.DataFrame":
-        """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each.
-
-        Ids read from files that are not UTF-8 stay Python strings (an ``object`` column) whose undecodable bytes
-        are surrogate escapes: ``query.encode("utf-8", "surrogateescape")`` gives the bytes back.
-        """
+        """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each. Ids
+        from files that are not UTF-8 stay str (an ``object`` column) with surrogate escapes for undecodable bytes:
+        ``query.encode("utf-8", "surrogateescape")`` gives the bytes back."""
         import pandas as pd
 
         names = np.array([m.name for m in self.measures], dtype=object)
@@ -85,7 +78,7 @@ class Evaluation:
         }
         table = pd.DataFrame(columns, dtype=object).assign(value=np.concatenate([v.ravel() for v in self.values]))
         for column in columns:
-            with contextlib.suppress(UnicodeEncodeError):  # ids from files that are not UTF-8: str, bytes as escapes
+            with contextlib.suppress(UnicodeEncodeError):  # surrogate escapes: an object column
                 table[column] = table[column].astype("str")
         return table
 
@@ -94,8 +87,7 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        index = pd.Index(list(self.runs), name="run")
-        table = pd.DataFrame(self.mean_values, index=index, columns=[m.name for m in self.measures])
+        table = pd.DataFrame(self.mean_values, pd.Index(list(self.runs), name="run"), [m.name for m in self.measures])
         return table.assign(queries=self.averaged())
 
     def averaged(self) -> list[int]:
@@ -108,10 +100,9 @@ class Evaluation:
         Parameters
         ----------
         measure : str or Measure, optional
-            Its name as in the results (``"ndcg_cut_10"``) or any spec of the same measure
-            (``"ndcg@10"``); may be left out when one measure was evaluated.
+            Its name in the results (``"ndcg_cut_10"``) or any spec of it (``"ndcg@10"``); optional for one measure.
         run : str, optional
-            The run's name; may be left out when one run was evaluated.
+            The run's name; optional for one run.
 
         Examples
         --------
@@ -128,10 +119,9 @@ class Evaluation:
         means = self.mean_values[0 if run is None else self.runs.index(run)]
         names = [m.name for m in self.measures]
         listed = ", ".join(map(repr, names))
-        if measure is None:
-            if len(names) != 1:
-                raise ValueError(f"{len(names)} measures ({listed}): say which, e.g. mean({names[0]!r})")
-            measure = names[0]
+        if measure is None and len(names) != 1:
+            raise ValueError(f"{len(names)} measures ({listed}): say which, e.g. mean({names[0]!r})")
+        measure = names[0] if measure is None else measure
         if not isinstance(measure, (str, Measure)):
             raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
         if measure in names:  # a name as in the results, else any spec of the same measure
@@ -157,19 +147,17 @@ class Plan:
     max_docs: int | None
 
 
-def _qrels(qrels: Any, plan: Plan) -> Columns:
-    """The judgments as Columns, refusing grades the convention's tool refuses (fractions, negatives, too large)."""
-    if is_path(qrels):
-        columns = read_whole(check_path(qrels, "qrels"), "qrels")
-    elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
-        columns = table_columns(qrels, "qrels")
-    elif is_dask(qrels):  # (its repr is a table of many lines)
+def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
+    """The judgments and notes on them, refusing grades the convention's tool refuses (fractions, negatives, too
+    large) and gain maps trec_eval sorts undefinedly."""
+    if is_dask(qrels):  # (its repr is a table of many lines)
         raise TypeError("qrels must not be a Dask DataFrame (Dask frames are read as runs): compute() it into pandas")
-    else:
+    if not (is_path(qrels) or isinstance(qrels, (Columns, Mapping)) or is_table(qrels)):
         raise TypeError(
             f"qrels must be a qrels file path, a DataFrame, a ranx Qrels or a dict "
             f"{{query: {{document: grade}}}}, got {type_and_value(qrels)}"
         )
+    columns = read_whole(check_path(qrels, "qrels"), "qrels") if is_path(qrels) else table_columns(qrels, "qrels")
     conv, value = plan.convention, columns.value
     if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = columns.fraction
@@ -179,22 +167,49 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
             f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
             f"{conv.name!r}{atol_reads})"
         )
-
-    def fail(bad: np.ndarray, what: str) -> None:
-        row = int(np.flatnonzero(bad)[0])
+    top = conv.max_grade
+    negative = conv.negative == "error" and value.min() < 0
+    if negative or top is not None and value.max() > top:
+        row = int(np.argmax(value < 0 if negative else value > top))
+        what = "is negative, which the tool refuses" if negative else f"is above {top}, the tool's largest grade"
         raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
-
-    if conv.negative == "error" and value.min() < 0:
-        fail(value < 0, "is negative; the tool refuses negative labels")
-    if conv.max_grade is not None and value.max() > conv.max_grade:
-        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
-    return columns
+    judgments = Judgments.build(columns)
+    del columns, value  # no other reference to the qrels as read: freed early
+    notes, trec = list(judgments.qrels.notes), conv.name in ("trec_eval", "pytrec_eval")
+    skipped = int(np.count_nonzero(judgments.relevant_count == 0))
+    if conv.eligible == "relevant" and skipped:
+        notes.append(f"judged queries with no grade above 0, which {conv.name} does not evaluate: {skipped}")
+    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
+    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
+    top = int(judgments.grade.max())
+    if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
+        notes.append(
+            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
+            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); exact values here"
+        )
+    for m, mapped in [(m, dict(m.gains)) for m in plan.measures if trec and m.gains is not None]:
+        # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
+        # level's gain is the level): level 0 always, the present levels bound the others.
+        levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
+        gains = sorted({*mapped.values(), *(float(level) for level in levels if level not in mapped)})
+        if gains[-1] - gains[0] >= 2**31:
+            raise ValueError(
+                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
+                f"trec_eval sorts gain levels by their difference as a C int, which overflows, so its values are "
+                f"undefined; scale the gains down (nDCG does not change when all gains are multiplied by one factor)"
+            )
+        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
+        if close:
+            notes.append(
+                f"{m.name}: trec_eval sorts gain levels by their difference truncated to an integer: with gains less "
+                f"than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its values can differ from the correct ones"
+            )
+    return judgments, notes
 
 
 @dataclass
 class PartValues:
-    """One part of a run: its evaluated queries (codes, values measure x query), those without judgments (ids) or not
-    eligible (codes), and the notes' counts of queries with ideal DCG 0, with tied scores, with unstable ties."""
+    """A part of a run: evaluated codes and values (measure x query), unjudged ids, ineligible codes, notes' counts."""
 
     codes: np.ndarray
     values: np.ndarray
@@ -249,12 +264,12 @@ def _run_parts(
     # are read, so that an interleaved run can be read again.
     once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
     with contextlib.ExitStack() as opened:
-        copy, stream = None, None
+        stream = None
         if once:
             import tempfile  # only for standard input and named pipes: not loaded for a run file
 
-            copy = opened.enter_context(tempfile.TemporaryFile())
-            stream = Recording(sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb")), copy)
+            source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
+            stream = Recording(source, opened.enter_context(tempfile.TemporaryFile()))
         seen, parts = np.zeros(len(judgments.names), dtype=bool), []
         with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
             for columns in blocks:
@@ -268,17 +283,15 @@ def _run_parts(
                 return parts, columns.tag
         query = judgments.query_text(again[:1])[0]
         row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
-        notes.append(
-            f"{name}: query {query!r} appears again at {columns.where(row)} after other "
-            f"queries; the run was read whole into memory instead of in blocks of whole queries"
-        )
+        where = columns.where(row)
+        notes.append(f"{name}: query {query!r} appears again at {where} after other queries; read whole into memory")
         del parts, part, columns  # evaluated again from the whole run: freed before it is read
         if stream is not None:  # the rest of the input joins what was read of it
             import shutil
 
             shutil.copyfileobj(stream.stream, stream.copy)
             stream.copy.seek(0)
-        columns = read_whole(path, "run", copy)
+        columns = read_whole(path, "run", None if stream is None else stream.copy)
         return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
@@ -294,12 +307,11 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     """Every partition's values, the judgments sent once to each worker (scattered if a distributed client runs)."""
     import dask
 
-    try:
+    client = None
+    with contextlib.suppress(ImportError, ValueError):  # no distributed, or no client running
         from distributed import get_client
 
         client = get_client()
-    except (ImportError, ValueError):
-        client = None
     shared = dask.delayed(judgments, pure=True) if client is None else client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
     return list(dask.compute(*tasks))
@@ -310,11 +322,6 @@ def _listed(names: Sequence[str] | np.ndarray, limit: int = 10) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _have(n: int, judged: str = "") -> str:
-    """A count of queries as a note's subject: ``1 query has``, ``2 judged queries have``."""
-    return f"{n} {judged}{'query has' if n == 1 else 'queries have'}"
-
-
 #: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
 PLACEHOLDER = b"ceci_nest_pas_un_docno"
 
@@ -323,13 +330,12 @@ def merge_parts(
     judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The run's queries, each once, in ``strcmp`` order (codes, values, notes); missing judged ones scored 0 or not."""
-    conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
+    conv, source = plan.convention, judgments.qrels.source
+    # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
-    ranked = np.zeros(len(judgments.names), dtype=bool)
-    ranked[np.concatenate((codes, ineligible))] = True
-    missing = np.flatnonzero(eligible & ~ranked)
+    missing = np.setdiff1d(np.flatnonzero(eligible), np.concatenate((codes, ineligible)))  # judged, not ranked
     scored = missing if plan.complete else missing[:0]  # scored 0, else left out
     zeros = np.zeros((len(plan.measures), scored.size))
     codes = np.concatenate((codes, scored))
@@ -341,20 +347,21 @@ def merge_parts(
             f"run {name}: query {judgments.query_text(repeated[:1])[0]!r} is in two parts of the run "
             f"(partitions or files); each part must hold whole queries"
         )
-    notes = []
-    unjudged = sorted(set().union(*(p.unjudged for p in parts)))
+    notes: list[str] = []
+
+    def note(count: int, text: str, judged: str = "") -> None:  # "1 query has", "2 judged queries have"
+        notes.append(f"{name}: {count} {judged}{'query has' if count == 1 else 'queries have'} {text}")
+
+    unjudged = [u.decode("utf-8", "surrogateescape") for u in sorted(set().union(*(p.unjudged for p in parts)))]
     if unjudged:
-        text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
-        notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
+        note(len(unjudged), f"no judgments in {source} ({_listed(unjudged)}); left out")
     if missing.size:
         them = "it" if missing.size == 1 else "them"
-        done = (
-            f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
-            if plan.complete
-            else f"left out of the mean (complete=False; -c scores {them} 0)"
-        )
-        listed = _listed(judgments.query_text(missing))
-        notes.append(f"{name}: {_have(missing.size, 'judged ')} no ranking ({listed}); {done}")
+        if plan.complete:
+            done = f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
+        else:
+            done = f"left out of the mean (complete=False; -c scores {them} 0)"
+        note(missing.size, f"no ranking ({_listed(judgments.query_text(missing))}); {done}", "judged ")
     # (-M 0 cuts the placeholder too: it scores 0 there as here)
     placed = conv.name == "trec_eval" and scored.size and plan.max_docs != 0
     placeholder = judgments.judging(PLACEHOLDER, scored) if placed else ((), ())
@@ -362,89 +369,30 @@ def merge_parts(
         for m in plan.measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
             gain = dict(m.gains or ()).get(int(grade), max(float(grade), 0.0))
             if gain != 0:
-                query = judgments.query_text(np.array([code]))[0]
                 raise InputError(
-                    f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, judges the document "
-                    f"{PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; trec_eval -c ranks "
-                    f"that document alone for such a query (its placeholder, trec_eval.c) and scores it, where it "
-                    f"scores 0 here: rename the document, or leave such queries out (complete=False, --answered-only)"
+                    f"{source}: query {judgments.query_text(np.array([code]))[0]!r}, which {name} does not rank, "
+                    f"judges the document {PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; "
+                    f"trec_eval -c ranks it alone for such a query and scores it, 0 here: rename it, or leave such "
+                    f"queries out (complete=False, --answered-only)"
                 )
-    if codes.size == 0:
-        if ineligible.size:  # ranked and judged, but nothing above grade 0
-            raise NoJudgedQuery(
-                f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
-                f"evaluates only such queries"
-            )
-        raise NoJudgedQuery(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
+    if codes.size == 0:  # none judged, or (ineligible) ranked and judged but nothing above grade 0
+        what = "ranked query has a judgment above 0" if ineligible.size else "query has both a ranking and judgments"
+        only = f", and {conv.name} evaluates only such queries" if ineligible.size else ""
+        raise NoJudgedQuery(f"run {name}: no {what} in {source}{only}")
     zero_ideal, tied, unstable = map(sum, zip(*(p.counts for p in parts), strict=True))
     if zero_ideal and conv.eligible != "relevant":
-        notes.append(
-            f"{name}: {_have(zero_ideal)} ideal DCG 0 (no relevant judged document) for some measure; "
-            f"{'it scores' if zero_ideal == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
-        )
+        score = 1 if conv.zero_ideal == "one" else 0
+        note(zero_ideal, f"ideal DCG 0 (no relevant judged document) for some measure; scored {score} ({conv.name})")
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
-        listed = _listed(judgments.query_text(codes[undefined]))
-        notes.append(
-            f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
-            f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
-        )
+        listed, tool = _listed(judgments.query_text(codes[undefined])), conv.tool.split(" ")[0]
+        note(undefined.size, f"a single ranked document ({listed}), which {tool} refuses: NaN, left out of the mean")
     if conv.random_ties and tied:
-        notes.append(
-            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
-            f"over those orders (the tie average)"
-        )
+        note(tied, f"tied scores, which {conv.name} orders at random; the values are the expectation over those orders")
     if unstable:
-        notes.append(
-            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
-            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
-        )
+        where = f"in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties"
+        note(unstable, f"tied scores {where} by an unstable sort; its values there may differ from these (file order)")
     return codes, values, notes
-
-
-def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes on the judgments (queries skipped, trec_eval's gain sorting); refuses gain maps it sorts undefinedly."""
-    conv, notes = plan.convention, list(judgments.qrels.notes)
-    if conv.eligible == "relevant":
-        skipped = int(np.count_nonzero(judgments.relevant_count == 0))
-        if skipped:
-            notes.append(
-                f"{_have(skipped, 'judged ')} no grade above 0; "
-                f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
-            )
-    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
-    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
-    top = int(judgments.grade.max())
-    if top >= 2**32 // 24 and conv.name in ("trec_eval", "pytrec_eval") and any(m.k is None for m in plan.measures):
-        notes.append(
-            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table, an entry per grade "
-            f"from 0 (gain_init.c), overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has "
-            f"no such table); the values here are exact"
-        )
-    for m in plan.measures:
-        if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
-            continue
-        # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
-        # level's gain is the level): level 0 always, the present levels bound the others.
-        mapped = dict(m.gains)
-        levels = distinct(judgments.grade[judgments.grade >= 0])[0]
-        present = {float(level) for level in levels if level not in mapped}
-        gains = sorted(set(mapped.values()) | {float(mapped.get(0, 0.0))} | present)
-        if gains[-1] - gains[0] >= 2**31:
-            raise ValueError(
-                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
-                f"trec_eval sorts gain levels by their difference converted to a C int, which overflows here, so "
-                f"its values are undefined; scale the gains down (nDCG does not change when every gain is multiplied "
-                f"by one factor)"
-            )
-        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
-        if close:
-            notes.append(
-                f"{m.name}: trec_eval sorts gain levels with a comparison that truncates their difference to an "
-                f"integer; with gains less than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its ideal ranking, "
-                f"and so its values, can differ from the correct ones computed here"
-            )
-    return notes
 
 
 def evaluate(
@@ -462,53 +410,45 @@ def evaluate(
     Parameters
     ----------
     qrels : str, path-like, DataFrame, ranx Qrels or dict
-        Judgments: a TREC qrels file (``"-"``: standard input); a DataFrame with the columns
-        ``query, doc, relevance`` (or PyTerrier's ``qid, docno, label``, or ir_measures'
-        ``query_id, doc_id, relevance``); a ranx ``Qrels``; a pytrec_eval dict
-        ``{query: {document: grade}}``.
+        Judgments: a TREC qrels file (``"-"``: standard input); a DataFrame with the columns ``query, doc,
+        relevance`` (or PyTerrier's ``qid, docno, label``, or ir_measures' ``query_id, doc_id, relevance``); a ranx
+        ``Qrels``; a pytrec_eval dict ``{query: {document: grade}}``.
     runs : run, sequence of runs or mapping of name to run
-        Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest
-        block); a DataFrame with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno,
-        score``, or ir_measures' ``query_id, doc_id, score``); a Dask DataFrame partitioned by query
-        (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``.
-        In a mapping, a list of files is one run split in shards of whole queries. Names: the
-        mapping's keys, else a file's name without directory, compression suffix and extension
-        (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the
-        tag), a ranx Run's name, else ``run1``, ``run2``... Where two names clash, runs read from
-        files are named by their file (its name, or its path as given where the names clash too:
-        ``a/bm25.txt`` and ``b/bm25.txt`` keep their paths); other runs of one name are refused.
+        Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest block); a DataFrame
+        with the columns ``query, doc, score`` (or PyTerrier's or ir_measures' names, as for ``qrels``); a Dask
+        DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query:
+        {document: score}}``; in a mapping, a list of files is one run in shards of whole queries. Names: the
+        mapping's keys, else a file's name without directory, compression suffix and extension (``runs/bm25.txt.gz``:
+        ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's name, else ``run1``,
+        ``run2``... Where names clash, runs read from files are named by their file name (by their path as given
+        where those clash too: ``a/bm25.txt``, ``b/bm25.txt``); other runs of one name are refused.
     measures : str, Measure or sequence of them, default ("ndcg",)
-        Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
-        ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
-        (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see ``parse_measures``.
+        Spec strings such as ``"ndcg"``, ``"ndcg@10"``, ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or
+        trec_eval names (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see ``parse_measures``.
     convention : str or Convention, default "trec_eval"
-        Whose rules to follow (gain, ideal, ties, empty queries, negative grades, which queries
-        count); see ``nr.evaluation.CONVENTIONS``. A measure's own
-        ``gain``/``discount`` override the convention's.
+        Whose rules to follow (gain, ideal, ties, empty queries, negative grades, which queries count); see
+        ``nr.evaluation.CONVENTIONS``. A measure's own ``gain``/``discount`` override the convention's.
     complete : bool, optional
-        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: it is left out
-        of the mean. Default: the convention's (0 for ``trec_eval`` and ``ranx``, as their tools do;
-        left out for the others).
+        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: it is left out of the mean.
+        Default: the convention's (0 for ``trec_eval`` and ``ranx``, as their tools do; left out for the others).
     judged_only : bool, default False
-        Remove unjudged documents (not in the qrels, or with a negative grade) from each ranking
-        (condensed lists; trec_eval ``-J``), after ``max_docs`` has cut it.
+        Remove unjudged documents (not in the qrels, or with a negative grade) from each ranking (condensed lists;
+        trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
-        Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval
-        ``-M``); the ideal is not cut by it. 0 keeps no document, so every query scores 0; it is
-        refused for conventions whose ideal comes from the ranked list, where the score would be
-        undefined.
+        Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval ``-M``; the ideal is not
+        cut). 0 keeps none, so every query scores 0: refused where the ideal comes from the ranked list (undefined).
 
     Returns
     -------
     Evaluation
-        ``.per_query`` (DataFrame: run, query, measure, value), ``.means`` (DataFrame: one row per
-        run), ``.mean()`` (one float), ``.notes``; unpacks as ``per_query, means``.
+        ``.per_query`` (DataFrame: run, query, measure, value), ``.means`` (DataFrame: one row per run), ``.mean()``
+        (one float), ``.notes``; unpacks as ``per_query, means``.
 
     Raises
     ------
     InputError
-        Malformed files or tables, a document ranked or judged twice for one query, grades the
-        convention's tool refuses; ``NoJudgedQuery`` (a subclass) for a run without any judged query.
+        Malformed files or tables, a document ranked or judged twice for one query, grades the convention's tool
+        refuses; ``NoJudgedQuery`` (a subclass) for a run without any judged query.
     TypeError, ValueError
         Bad arguments, named.
 
@@ -531,9 +471,9 @@ def evaluate(
     run
     bm25  0.5553     0.0        2
 
-    In q1 the ideal holds the unretrieved "c" (grade 1); in q2 the tied, unjudged "b" goes first
-    (document ids descending, as trec_eval). scikit-learn's convention builds the ideal from the
-    ranked list and averages over the tie; one run and one measure give one float:
+    In q1 the ideal holds the unretrieved "c" (grade 1); in q2 the tied, unjudged "b" goes first (document ids
+    descending, as trec_eval). scikit-learn's convention builds the ideal from the ranked list and averages over the
+    tie; one run and one measure give one float:
 
     >>> round(evaluate(qrels, run, "ndcg", convention="sklearn").mean(), 4)
     0.7232
@@ -550,14 +490,12 @@ def evaluate(
     if checked.max_docs == 0 and conv.ideal == "ranking":
         raise ValueError(
             f"max_docs=0 (-M 0) leaves no document, and convention {conv.name!r} takes its ideal from the ranked list: "
-            "every query would get the score of an ideal DCG of 0, which says nothing about the run; give max_docs "
-            "(-M) >= 1"
+            "every query would score as an ideal DCG of 0 does, which says nothing of the run; give max_docs (-M) >= 1"
         )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
-    notes = _qrels_notes(judgments, checked)
+    judgments, notes = _judgments(qrels, checked)
     merged = []
     for name, run in named:
         parts, tag = _run_parts(judgments, run, checked, name, notes)
