@@ -83,26 +83,31 @@ def frame_style(columns: Any) -> str:
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
-def _is_integer(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-_STR_OR_INT = "ids must be strings or integers"
-
-
-def _floats(label: str, shown: str) -> InputError:
-    return InputError(
-        f"{label} holds floats ({shown}): ids are compared as text, and a float such as 1.0 would not match '1'; "
-        f"convert them to int or str first"
-    )
-
-
 def _text_ids(values: np.ndarray) -> pa.ChunkedArray | None:
     """An object array of strings (or of bytes) as Arrow text (binary); None if it holds anything else."""
     for kind in (pa.string(), pa.binary()):
         with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
             return pa.chunked_array([pa.array(values, type=kind)])
     return None
+
+
+def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
+    """Why ids neither all text nor all integers are refused, each kind shown by its first value (a rare path)."""
+    kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
+    shown: dict[str, str] = {}
+    for i, x in enumerate(values):
+        kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
+        kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
+        shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
+    if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
+        same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
+        return InputError(
+            f"{label} mixes {' and '.join(list(shown.values())[:2])}: ids are compared as text, so {same} would be one "
+            "id; convert them to one type first"
+        )
+    kind = "floats" if "floats" in shown else "booleans" if "booleans" in shown else next(iter(shown))
+    why = "ids are compared as text: 1.0 would not match '1'" if kind == "floats" else "ids must be strings or integers"
+    return InputError(f"{label} holds {shown[kind]}: {why}; convert them to int or str first")
 
 
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
@@ -115,28 +120,8 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     mixed = any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present)
     ids = None if mixed else _text_ids(values)
     if ids is None:
-        if mixed or not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
-            kinds: dict[str, int] = {}
-            for i, x in enumerate(values):
-                kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
-                kinds.setdefault("integers" if _is_integer(x) else kind, i)
-            floating = kinds.get("float", kinds.get("float64"))
-            if floating is not None:
-                raise _floats(label, f"{values[floating]!r} at {unit} {floating}")
-            boolean = kinds.get("bool", kinds.get("bool_"))
-            if boolean is not None:
-                raise InputError(f"{label} holds booleans ({values[boolean]!r} at {unit} {boolean}); {_STR_OR_INT}")
-            shown = " and ".join(
-                f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
-                for kind, i in list(kinds.items())[:2]  # in the order of their first rows
-            )
-            if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
-                raise InputError(f"{label} holds {shown}: {_STR_OR_INT}; convert them first")
-            same = "b'1' and '1'" if "bytes" in kinds else "1 and '1'"
-            raise InputError(
-                f"{label} mixes {shown}: ids are compared as text, so {same} would be one id; convert them to one "
-                "type first"
-            )
+        if mixed or any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) for x in values):
+            raise _kinds_error(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
     if empty.size:
@@ -156,15 +141,9 @@ def _id_array(series: "pd.Series", column: str, where: Any, frame: str) -> pa.Ch
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame)
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
-    kind = series.dtype.kind
-    if kind == "f":
-        first = series.iloc[0].item()
-        raise _floats(label, f"{first!r}, ...")
-    if kind == "b":
-        raise InputError(f"{label} holds booleans; {_STR_OR_INT}")
-    if kind in "iu":  # integer ids are compared as their decimal text
+    if series.dtype.kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
-    return _object_ids(series.to_numpy(dtype=object), column, where, label)
+    return _object_ids(series.to_numpy(dtype=object), column, where, label)  # (floats and booleans refused there)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
@@ -240,9 +219,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame: ``evaluate`` refused others) as Columns. A
-    DataFrame in any style's columns: integer ids as decimal text; float, boolean, empty and mixed ids refused; rows
-    named by index label (by position where labels repeat); the tag is ``attrs["run"]`` (``read_run`` sets it)."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns; a
+    DataFrame's rows named by index label (by position where labels repeat), its tag ``attrs["run"]``."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_ranx(table):
@@ -270,8 +248,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
     query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame") for c in (query, doc))
-    tag = table.attrs.get("run")
-    return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
+    return Columns(query_ids, doc_ids, values, kind, "DataFrame", table.attrs.get("run"), labels, fraction=fraction)
 
 
 def _file_name(path: str) -> str:
@@ -350,16 +327,14 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
 
 def _identity(run: Any) -> Any:
     """What a run is, for finding one given twice: a file by its device and inode (however its path is spelled),
-    standard input or a table by itself."""
+    standard input or a missing file (reading it says so) by its path, a table by itself."""
     if not is_path(run):
         return id(run)
-    if os.fspath(run) == STDIN:  # not a file named "-"
-        return STDIN
-    try:
-        status = os.stat(run)
-    except OSError:  # a file that does not exist: reading it says so
-        return os.fspath(run)
-    return (status.st_dev, status.st_ino)
+    with contextlib.suppress(OSError):
+        if os.fspath(run) != STDIN:  # not a file named "-"
+            status = os.stat(run)
+            return (status.st_dev, status.st_ino)
+    return os.fspath(run)
 
 
 def _check_run(run: Any, name: str) -> None:
@@ -402,8 +377,7 @@ def read_qrels(path: PathLike) -> Any:
     Parameters
     ----------
     path : str or path-like
-        A qrels file (``query iteration document relevance``), plain or compressed (gzip, bzip2,
-        xz); ``"-"`` reads standard input.
+        A qrels file (``query iteration document relevance``), plain, gzip, bzip2 or xz; ``"-"`` reads standard input.
 
     Returns
     -------
@@ -435,14 +409,13 @@ def read_run(path: PathLike) -> Any:
     Parameters
     ----------
     path : str or path-like
-        A run file (``query Q0 document rank score tag``), plain or compressed (gzip, bzip2, xz);
-        ``"-"`` reads standard input.
+        A run file (``query Q0 document rank score tag``), plain, gzip, bzip2 or xz; ``"-"`` reads standard input.
 
     Returns
     -------
     pandas.DataFrame
-        The index is the line number; ``attrs["run"]`` is the tag of the last line and
-        ``attrs["source"]`` the path. The rank column is not kept (trec_eval ranks by score).
+        The index is the line number; ``attrs["run"]`` is the tag of the last line, ``attrs["source"]`` the path.
+        The rank column is not kept (trec_eval ranks by score).
 
     Raises
     ------
@@ -464,14 +437,12 @@ def read_run(path: PathLike) -> Any:
 def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[Any, Any]:
     """Read an SVMlight/LETOR file (and a model's predictions for it) into qrels and run DataFrames.
 
-    A note on documents without a ``docid`` comment is given as a ``UserWarning``.
-
     Parameters
     ----------
     path : str or path-like
-        An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document
-        (one without a docid is named by its line number). A qid whose lines are not consecutive, or
-        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
+        An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document (one without a
+        docid is named by its line number, with a ``UserWarning``). A qid whose lines are not consecutive, or written
+        two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
     predictions : str or path-like, optional
         A model's scores for the lines of ``path``, one number per line, in the same order.
 
