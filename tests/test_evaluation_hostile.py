@@ -609,7 +609,7 @@ def test_dict_ids_messages_name_the_dict_and_its_entries():
         InputError, match=r"run dict \(its document ids\) mixes strings \('d' at entry 0\) and integers"
     ):
         evaluate({"q": {"d": 1}}, {"q": {"d": 1.0, 1: 2.0}}, "ndcg")
-    with pytest.raises(InputError, match=r"document '': doc is an empty string.*trec_eval could not read an empty one"):
+    with pytest.raises(InputError, match=r"document '': doc is an empty string.*trec_eval could not read an empty id"):
         evaluate({"q": {"d": 1, "": 1}}, {"q": {"d": 1.0}}, "ndcg")
 
 

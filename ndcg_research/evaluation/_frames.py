@@ -83,14 +83,6 @@ def frame_style(columns: Any) -> str:
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
-def _text_ids(values: np.ndarray) -> pa.ChunkedArray | None:
-    """An object array of strings (or of bytes) as Arrow text (binary); None if it holds anything else."""
-    for kind in (pa.string(), pa.binary()):
-        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
-            return pa.chunked_array([pa.array(values, type=kind)])
-    return None
-
-
 def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value (a rare path)."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
@@ -117,18 +109,19 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
     # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
-    mixed = any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present)
-    ids = None if mixed else _text_ids(values)
-    if ids is None:
-        if mixed or any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) for x in values):
+    if any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present):
+        raise _kinds_error(values, label, unit)
+    for arrow_type in (pa.string(), pa.binary()):  # all strings, or all bytes (binary where not UTF-8)
+        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
+            ids = pa.chunked_array([pa.array(values, type=arrow_type)])
+            break
+    else:
+        if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) for x in values):
             raise _kinds_error(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
     if empty.size:
-        raise InputError(
-            f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words "
-            "(trec_eval could not read an empty one)"
-        )
+        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string (trec_eval could not read an empty id)")
     return ids
 
 
@@ -254,8 +247,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
 def _file_name(path: str) -> str:
     """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
     base = re.sub(r"(?<=.)\.(?:gz|bz2|xz)\Z", "", os.path.basename(path) or path)
-    stem, dot, _ = base.rpartition(".")
-    return stem if dot and stem else base
+    return base.rpartition(".")[0] or base
 
 
 def _own_name(run: Any, position: int) -> tuple[str, str | None]:
@@ -286,9 +278,8 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
-    (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
-    whether one run was given twice or how to name different runs."""
+    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)
+    pairs; two runs of one name are refused, saying whether one run was given twice or how to name them."""
     if isinstance(runs, (list, tuple, Mapping)) and not runs:
         shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
         raise ValueError(f"runs must hold at least one run, got an empty {shown}")
@@ -458,12 +449,11 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
-    >>> _ = open(scores, "w").write("0.1\\n0.7\\n")
-    >>> qrels, run = read_svmlight(data, scores)
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "test.txt").write_text("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
+    >>> _ = (folder / "pred.txt").write_text("0.1\\n0.7\\n")
+    >>> qrels, run = read_svmlight(folder / "test.txt", folder / "pred.txt")
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
