@@ -68,19 +68,16 @@ def is_nested_dict(value: Any) -> bool:
         return False
     # A query may map to no document (nothing retrieved); the first one that does tells the shape. If none does,
     # it is a run that retrieved nothing (no run can be an empty dict).
-    first = next((v for v in value.values() if v), None)
-    return first is None or not any(isinstance(x, Mapping) for x in first.values())
+    return not any(isinstance(x, Mapping) for x in next((v for v in value.values() if v), {}).values())
 
 
 def is_table(value: Any) -> bool:
-    """Whether ``value`` is judgments or a run this module converts."""
     return is_frame(value) or is_ranx(value) or is_nested_dict(value) or is_dask(value)
 
 
 def frame_style(columns: Any) -> str:
     """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
-    names = set(map(str, columns))
-    return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
+    return next((s for s in ("PyTerrier's", "ir_measures'") if set(STYLES[s][:2]) <= set(map(str, columns))), "")
 
 
 def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
@@ -103,8 +100,7 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
 
 
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
-    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty. ``label``
-    names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
     present = set(map(type, values))
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
@@ -140,8 +136,7 @@ def _id_array(series: "pd.Series", column: str, where: Any, frame: str) -> pa.Ch
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact. Scores and
-    fractional grades as float64 (with the first fractional grade), whole grades as int64."""
+    """A column's grades or scores, checked: whole grades as int64, else float64 and the first fractional grade."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
@@ -225,8 +220,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
     wanted = [query, doc, value]
-    missing = [c for c in wanted if c not in table.columns]
-    if missing:
+    if any(c not in table.columns for c in wanted):
         ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
         choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
         needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
@@ -255,15 +249,13 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_path(run) or isinstance(run, Columns):  # Columns: a model's predictions read by the command line (SVMlight)
         path = run.source if isinstance(run, Columns) else os.fspath(run)
         return _file_name(describe(path)), path
-    if is_ranx(run):
-        return getattr(run, "name", None) or f"run{position + 1}", None
-    attrs = getattr(run, "attrs", None) or {}
-    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), attrs.get("source")
+    attrs = getattr(run, "attrs", None) or {}  # a DataFrame's (a ranx object has none)
+    tag = (getattr(run, "name", None) or None) if is_ranx(run) else attrs.get("run")
+    return (f"run{position + 1}" if tag is None else str(tag)), attrs.get("source")
 
 
 def run_names(runs: Sequence[Any]) -> list[str]:
-    """The one naming rule of runs (``evaluate``, ``compare``, every output format), as ``evaluate``'s docstring
-    says; the tag (``-m runid``) stays the tag."""
+    """Run names by the one rule ``evaluate``'s docstring states (``compare``, every output format); tags stay tags."""
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
     for name in dict.fromkeys(names):  # in the order of the runs, so that a rename never depends on set order
@@ -295,33 +287,31 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
                     f"give them different names"
                 )
         return [(str(key), list(run) if isinstance(run, (list, tuple)) else run) for key, run in runs.items()]
-    if isinstance(runs, (list, tuple)):
-        labels = run_names(runs)  # (names any value: the runs are checked below)
-        first: dict[Any, int] = {}
-        for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
-            _check_run(run, f"runs[{j}]")
-            i = first.setdefault(_identity(run), j)
-            if i != j:
-                shown = os.fspath(run) if is_path(run) else labels[i]
-                raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
-        for j, label in enumerate(labels):
-            i = labels.index(label)
-            if i != j:
-                raise ValueError(
-                    f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
-                    f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
-                )
-        return list(zip(labels, runs, strict=False))
-    _check_run(runs, "runs")
-    return [(run_names([runs])[0], runs)]
+    many = isinstance(runs, (list, tuple))  # else one run, named "runs" in messages
+    listed = list(runs) if many else [runs]
+    labels = run_names(listed)  # (names any value: the runs are checked below)
+    first: dict[Any, int] = {}
+    for j, run in enumerate(listed):  # one table or file given twice may have two names (run1, run2; a, ./a)
+        _check_run(run, f"runs[{j}]" if many else "runs")
+        i = first.setdefault(_identity(run), j)
+        if i != j:
+            shown = os.fspath(run) if is_path(run) else labels[i]
+            raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
+    for j, label in enumerate(labels):
+        i = labels.index(label)
+        if i != j:
+            raise ValueError(
+                f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
+                f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
+            )
+    return list(zip(labels, listed, strict=False))
 
 
 def _identity(run: Any) -> Any:
-    """What a run is, for finding one given twice: a file by its device and inode (however its path is spelled),
-    standard input or a missing file (reading it says so) by its path, a table by itself."""
+    """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
     if not is_path(run):
-        return id(run)
-    with contextlib.suppress(OSError):
+        return id(run)  # a table by itself
+    with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
         if os.fspath(run) != STDIN:  # not a file named "-"
             status = os.stat(run)
             return (status.st_dev, status.st_ino)
@@ -349,8 +339,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
-                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, which a DataFrame's ids must be; "
-                f"evaluate the file itself (evaluate keeps the bytes)"
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
