@@ -545,7 +545,7 @@ def _frames(**run_columns):
 
 def test_float_document_ids_are_refused_not_scored_zero():
     qrels, run = _frames(doc=[1.0, 2.0])
-    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0, ...\).*would not match '1'"):
+    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0 at row 0\).*would not match '1'"):
         evaluate(qrels, run)
     qrels, run = _frames(doc=[1, 2])  # integers are their decimal text
     assert evaluate(qrels, run).values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
@@ -609,7 +609,7 @@ def test_dict_ids_messages_name_the_dict_and_its_entries():
         InputError, match=r"run dict \(its document ids\) mixes strings \('d' at entry 0\) and integers"
     ):
         evaluate({"q": {"d": 1}}, {"q": {"d": 1.0, 1: 2.0}}, "ndcg")
-    with pytest.raises(InputError, match=r"document '': doc is an empty string.*trec_eval could not read an empty one"):
+    with pytest.raises(InputError, match=r"document '': doc is an empty string.*trec_eval could not read an empty id"):
         evaluate({"q": {"d": 1, "": 1}}, {"q": {"d": 1.0}}, "ndcg")
 
 

@@ -68,82 +68,56 @@ def is_nested_dict(value: Any) -> bool:
         return False
     # A query may map to no document (nothing retrieved); the first one that does tells the shape. If none does,
     # it is a run that retrieved nothing (no run can be an empty dict).
-    first = next((v for v in value.values() if v), None)
-    return first is None or not any(isinstance(x, Mapping) for x in first.values())
+    return not any(isinstance(x, Mapping) for x in next((v for v in value.values() if v), {}).values())
 
 
 def is_table(value: Any) -> bool:
-    """Whether ``value`` is judgments or a run this module converts."""
     return is_frame(value) or is_ranx(value) or is_nested_dict(value) or is_dask(value)
 
 
 def frame_style(columns: Any) -> str:
     """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
-    names = set(map(str, columns))
-    return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
+    return next((s for s in ("PyTerrier's", "ir_measures'") if set(STYLES[s][:2]) <= set(map(str, columns))), "")
 
 
-def _is_integer(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-_STR_OR_INT = "ids must be strings or integers"
-
-
-def _floats(label: str, shown: str) -> InputError:
-    return InputError(
-        f"{label} holds floats ({shown}): ids are compared as text, and a float such as 1.0 would not match '1'; "
-        f"convert them to int or str first"
-    )
-
-
-def _text_ids(values: np.ndarray) -> pa.ChunkedArray | None:
-    """An object array of strings (or of bytes) as Arrow text (binary); None if it holds anything else."""
-    for kind in (pa.string(), pa.binary()):
-        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
-            return pa.chunked_array([pa.array(values, type=kind)])
-    return None
+def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
+    """Why ids neither all text nor all integers are refused, each kind shown by its first value (a rare path)."""
+    kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
+    shown: dict[str, str] = {}
+    for i, x in enumerate(values):
+        kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
+        kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
+        shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
+    if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
+        same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
+        return InputError(
+            f"{label} mixes {' and '.join(list(shown.values())[:2])}: ids are compared as text, so {same} would be one "
+            "id; convert them to one type first"
+        )
+    kind = "floats" if "floats" in shown else "booleans" if "booleans" in shown else next(iter(shown))
+    why = "ids are compared as text: 1.0 would not match '1'" if kind == "floats" else "ids must be strings or integers"
+    return InputError(f"{label} holds {shown[kind]}: {why}; convert them to int or str first")
 
 
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
-    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty. ``label``
-    names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
     present = set(map(type, values))
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
     # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
-    mixed = any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present)
-    ids = None if mixed else _text_ids(values)
-    if ids is None:
-        if mixed or not all(_is_integer(x) for x in values):  # not all of one kind (a rare path: Python is fine)
-            kinds: dict[str, int] = {}
-            for i, x in enumerate(values):
-                kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
-                kinds.setdefault("integers" if _is_integer(x) else kind, i)
-            floating = kinds.get("float", kinds.get("float64"))
-            if floating is not None:
-                raise _floats(label, f"{values[floating]!r} at {unit} {floating}")
-            boolean = kinds.get("bool", kinds.get("bool_"))
-            if boolean is not None:
-                raise InputError(f"{label} holds booleans ({values[boolean]!r} at {unit} {boolean}); {_STR_OR_INT}")
-            shown = " and ".join(
-                f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
-                for kind, i in list(kinds.items())[:2]  # in the order of their first rows
-            )
-            if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
-                raise InputError(f"{label} holds {shown}: {_STR_OR_INT}; convert them first")
-            same = "b'1' and '1'" if "bytes" in kinds else "1 and '1'"
-            raise InputError(
-                f"{label} mixes {shown}: ids are compared as text, so {same} would be one id; convert them to one "
-                "type first"
-            )
+    if any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present):
+        raise _kinds_error(values, label, unit)
+    for arrow_type in (pa.string(), pa.binary()):  # all strings, or all bytes (binary where not UTF-8)
+        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
+            ids = pa.chunked_array([pa.array(values, type=arrow_type)])
+            break
+    else:
+        if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) for x in values):
+            raise _kinds_error(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
     if empty.size:
-        raise InputError(
-            f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words "
-            "(trec_eval could not read an empty one)"
-        )
+        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string (trec_eval could not read an empty id)")
     return ids
 
 
@@ -156,20 +130,13 @@ def _id_array(series: "pd.Series", column: str, where: Any, frame: str) -> pa.Ch
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame)
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
-    kind = series.dtype.kind
-    if kind == "f":
-        first = series.iloc[0].item()
-        raise _floats(label, f"{first!r}, ...")
-    if kind == "b":
-        raise InputError(f"{label} holds booleans; {_STR_OR_INT}")
-    if kind in "iu":  # integer ids are compared as their decimal text
+    if series.dtype.kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
-    return _object_ids(series.to_numpy(dtype=object), column, where, label)
+    return _object_ids(series.to_numpy(dtype=object), column, where, label)  # (floats and booleans refused there)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact. Scores and
-    fractional grades as float64 (with the first fractional grade), whole grades as int64."""
+    """A column's grades or scores, checked: whole grades as int64, else float64 and the first fractional grade."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
@@ -240,9 +207,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame: ``evaluate`` refused others) as Columns. A
-    DataFrame in any style's columns: integer ids as decimal text; float, boolean, empty and mixed ids refused; rows
-    named by index label (by position where labels repeat); the tag is ``attrs["run"]`` (``read_run`` sets it)."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns; a
+    DataFrame's rows named by index label (by position where labels repeat), its tag ``attrs["run"]``."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_ranx(table):
@@ -254,8 +220,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
     wanted = [query, doc, value]
-    missing = [c for c in wanted if c not in table.columns]
-    if missing:
+    if any(c not in table.columns for c in wanted):
         ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
         choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
         needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
@@ -270,15 +235,13 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
     query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame") for c in (query, doc))
-    tag = table.attrs.get("run")
-    return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
+    return Columns(query_ids, doc_ids, values, kind, "DataFrame", table.attrs.get("run"), labels, fraction=fraction)
 
 
 def _file_name(path: str) -> str:
     """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
     base = re.sub(r"(?<=.)\.(?:gz|bz2|xz)\Z", "", os.path.basename(path) or path)
-    stem, dot, _ = base.rpartition(".")
-    return stem if dot and stem else base
+    return base.rpartition(".")[0] or base
 
 
 def _own_name(run: Any, position: int) -> tuple[str, str | None]:
@@ -286,15 +249,13 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_path(run) or isinstance(run, Columns):  # Columns: a model's predictions read by the command line (SVMlight)
         path = run.source if isinstance(run, Columns) else os.fspath(run)
         return _file_name(describe(path)), path
-    if is_ranx(run):
-        return getattr(run, "name", None) or f"run{position + 1}", None
-    attrs = getattr(run, "attrs", None) or {}
-    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), attrs.get("source")
+    attrs = getattr(run, "attrs", None) or {}  # a DataFrame's (a ranx object has none)
+    tag = (getattr(run, "name", None) or None) if is_ranx(run) else attrs.get("run")
+    return (f"run{position + 1}" if tag is None else str(tag)), attrs.get("source")
 
 
 def run_names(runs: Sequence[Any]) -> list[str]:
-    """The one naming rule of runs (``evaluate``, ``compare``, every output format), as ``evaluate``'s docstring
-    says; the tag (``-m runid``) stays the tag."""
+    """Run names by the one rule ``evaluate``'s docstring states (``compare``, every output format); tags stay tags."""
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
     for name in dict.fromkeys(names):  # in the order of the runs, so that a rename never depends on set order
@@ -309,9 +270,8 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs
-    (there a list of files is one run split in shards of whole queries). Two runs of one name are refused, saying
-    whether one run was given twice or how to name different runs."""
+    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)
+    pairs; two runs of one name are refused, saying whether one run was given twice or how to name them."""
     if isinstance(runs, (list, tuple, Mapping)) and not runs:
         shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
         raise ValueError(f"runs must hold at least one run, got an empty {shown}")
@@ -327,39 +287,35 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
                     f"give them different names"
                 )
         return [(str(key), list(run) if isinstance(run, (list, tuple)) else run) for key, run in runs.items()]
-    if isinstance(runs, (list, tuple)):
-        labels = run_names(runs)  # (names any value: the runs are checked below)
-        first: dict[Any, int] = {}
-        for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
-            _check_run(run, f"runs[{j}]")
-            i = first.setdefault(_identity(run), j)
-            if i != j:
-                shown = os.fspath(run) if is_path(run) else labels[i]
-                raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
-        for j, label in enumerate(labels):
-            i = labels.index(label)
-            if i != j:
-                raise ValueError(
-                    f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
-                    f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
-                )
-        return list(zip(labels, runs, strict=False))
-    _check_run(runs, "runs")
-    return [(run_names([runs])[0], runs)]
+    many = isinstance(runs, (list, tuple))  # else one run, named "runs" in messages
+    listed = list(runs) if many else [runs]
+    labels = run_names(listed)  # (names any value: the runs are checked below)
+    first: dict[Any, int] = {}
+    for j, run in enumerate(listed):  # one table or file given twice may have two names (run1, run2; a, ./a)
+        _check_run(run, f"runs[{j}]" if many else "runs")
+        i = first.setdefault(_identity(run), j)
+        if i != j:
+            shown = os.fspath(run) if is_path(run) else labels[i]
+            raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
+    for j, label in enumerate(labels):
+        i = labels.index(label)
+        if i != j:
+            raise ValueError(
+                f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
+                f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
+            )
+    return list(zip(labels, listed, strict=False))
 
 
 def _identity(run: Any) -> Any:
-    """What a run is, for finding one given twice: a file by its device and inode (however its path is spelled),
-    standard input or a table by itself."""
+    """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
     if not is_path(run):
-        return id(run)
-    if os.fspath(run) == STDIN:  # not a file named "-"
-        return STDIN
-    try:
-        status = os.stat(run)
-    except OSError:  # a file that does not exist: reading it says so
-        return os.fspath(run)
-    return (status.st_dev, status.st_ino)
+        return id(run)  # a table by itself
+    with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
+        if os.fspath(run) != STDIN:  # not a file named "-"
+            status = os.stat(run)
+            return (status.st_dev, status.st_ino)
+    return os.fspath(run)
 
 
 def _check_run(run: Any, name: str) -> None:
@@ -383,8 +339,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
-                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, which a DataFrame's ids must be; "
-                f"evaluate the file itself (evaluate keeps the bytes)"
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
@@ -402,8 +357,7 @@ def read_qrels(path: PathLike) -> Any:
     Parameters
     ----------
     path : str or path-like
-        A qrels file (``query iteration document relevance``), plain or compressed (gzip, bzip2,
-        xz); ``"-"`` reads standard input.
+        A qrels file (``query iteration document relevance``), plain, gzip, bzip2 or xz; ``"-"`` reads standard input.
 
     Returns
     -------
@@ -435,14 +389,13 @@ def read_run(path: PathLike) -> Any:
     Parameters
     ----------
     path : str or path-like
-        A run file (``query Q0 document rank score tag``), plain or compressed (gzip, bzip2, xz);
-        ``"-"`` reads standard input.
+        A run file (``query Q0 document rank score tag``), plain, gzip, bzip2 or xz; ``"-"`` reads standard input.
 
     Returns
     -------
     pandas.DataFrame
-        The index is the line number; ``attrs["run"]`` is the tag of the last line and
-        ``attrs["source"]`` the path. The rank column is not kept (trec_eval ranks by score).
+        The index is the line number; ``attrs["run"]`` is the tag of the last line, ``attrs["source"]`` the path.
+        The rank column is not kept (trec_eval ranks by score).
 
     Raises
     ------
@@ -464,14 +417,12 @@ def read_run(path: PathLike) -> Any:
 def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[Any, Any]:
     """Read an SVMlight/LETOR file (and a model's predictions for it) into qrels and run DataFrames.
 
-    A note on documents without a ``docid`` comment is given as a ``UserWarning``.
-
     Parameters
     ----------
     path : str or path-like
-        An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document
-        (one without a docid is named by its line number). A qid whose lines are not consecutive, or
-        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
+        An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document (one without a
+        docid is named by its line number, with a ``UserWarning``). A qid whose lines are not consecutive, or written
+        two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
     predictions : str or path-like, optional
         A model's scores for the lines of ``path``, one number per line, in the same order.
 
@@ -487,12 +438,11 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
-    >>> _ = open(scores, "w").write("0.1\\n0.7\\n")
-    >>> qrels, run = read_svmlight(data, scores)
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "test.txt").write_text("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
+    >>> _ = (folder / "pred.txt").write_text("0.1\\n0.7\\n")
+    >>> qrels, run = read_svmlight(folder / "test.txt", folder / "pred.txt")
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
