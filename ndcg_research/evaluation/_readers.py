@@ -33,9 +33,8 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input: ids (Arrow binary or string, possibly
-    dictionaries), grades (int64, float64 if one has a fraction: ``fraction``, its row and text) or scores; ``lines``:
-    each row's line number or DataFrame label (None: row i is line ``first_line + i``)."""
+    """Every input as the evaluator takes it: ids (Arrow binary or string, maybe dictionaries), grades (int64; float64
+    if one has a fraction: ``fraction``, its row and text) or scores; ``lines`` (None: from ``first_line`` on)."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -131,8 +130,7 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
 def _line_columns(
     queries: list[bytes], docs: list[bytes], values: list[Any], kind: Kind, name: str, lines: list[int], **more: Any
 ) -> Columns:
-    """Rows read line by line: ids as byte strings, values and line numbers as lists (a grade with a fraction as
-    written, bytes: the first is the columns' ``fraction``; grades int64 without one)."""
+    """Rows read line by line (a grade with a fraction as written, bytes: the first is the ``fraction``)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
     first = None if kind == "run" else next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
     fraction = None if first is None else (first, values[first].decode(errors="replace"))
@@ -159,8 +157,8 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
-    from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
+    """A numeric Arrow array as numpy, nulls as ``missing``, from its buffers: ``Array.to_numpy`` and ``fill_null``
+    would import pandas (a third of a second at the start)."""
     if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
@@ -169,8 +167,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
 
 
 def flags(array: pa.Array, buffer: int = 1) -> np.ndarray:
-    """A bitmap of ``array`` as a numpy bool per row: the values of a boolean array without nulls (a kernel's
-    result), or (buffer 0) the validity of any array."""
+    """A bitmap of ``array`` as numpy bools: a boolean array's values (no nulls), or (buffer 0) its validity."""
     bits = np.unpackbits(np.frombuffer(array.buffers()[buffer], dtype=np.uint8), bitorder="little")
     return bits[array.offset : array.offset + len(array)].view(bool)
 
@@ -205,16 +202,11 @@ def parse_score(text: bytes, where: str) -> float:
         except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
             value = -math.inf if read.startswith("-") else math.inf
         read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)  # 2, 0.5, nan, inf
-        if match.end() == len(text) and match.group("hex"):
-            raise InputError(
-                f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
-                f"(C's strtod), most tools do not read it; write it in decimal"
-            )
-        if match.end() == len(text):
-            raise InputError(f"{where}: score {quoted(text)} is not a finite number (trec_eval's atof reads {read})")
-        raise InputError(
-            f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores the rest)"
-        )
+        rest = " and ignores the rest" if match.end() < len(text) else ""
+        what = "is not a number" if rest else "is not a finite number"
+        if match.group("hex") and not rest:
+            what = "is a hexadecimal number, which most tools do not read: write it in decimal"
+        raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
     value = float(text)
     if not np.isfinite(value):
         raise InputError(f"{where}: score {quoted(text)} is not finite (beyond the float64 range)")
@@ -226,12 +218,8 @@ def parse_grade(text: bytes, where: str) -> int | bytes:
     grade = atol(text.decode("latin-1"))
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
-        if _SCORE.fullmatch(text) is not None:
-            raise InputError(
-                f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
-                f"which reads {grade}: write the integer"
-            )
-        raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {grade})")
+        what = "has an exponent; write the integer" if _SCORE.fullmatch(text) else "is not a number"
+        raise InputError(f"{where}: relevance {quoted(text)} {what} (trec_eval's atol reads {grade})")
     if abs(grade) >= MAX_GRADE:
         raise InputError(f"{where}: relevance {quoted(text)} is too large; {GRADE_LIMIT}")
     return text if (match.group(2) or b"").strip(b"0") else grade
@@ -240,6 +228,10 @@ def parse_grade(text: bytes, where: str) -> int | bytes:
 _FIELDS = {
     "qrels": ("query", "iteration", "doc", "value"),
     "run": ("query", "iteration", "doc", "rank", "value", "tag"),
+}
+_LAYOUT = {
+    "qrels": "exactly 4 fields (query iteration document relevance)",
+    "run": "6 fields (query Q0 document rank score tag)",
 }
 
 
@@ -264,42 +256,28 @@ def _line_block(
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
         fields = line.split()  # at C's isspace characters (space, \t, \n, \v, \f, \r), as trec_eval splits
-        if kind == "run":
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            if len(fields) < 6:
-                raise InputError(
-                    f"{where}: a run line needs 6 fields (query Q0 document rank score tag), got {len(fields)}: "
-                    f"{quoted(line.strip())}"
-                )
-            values.append(parse_score(fields[4], where))
-            tag = fields[5]
-        elif line.startswith(b"#"):
+        if kind == "run" and (not fields or fields[0].startswith(b"#")):
+            continue
+        if kind == "qrels" and line.startswith(b"#"):
             if comment_line is not None:
                 raise InputError(
-                    f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
-                    f"skips only the first of consecutive comment lines and {_as_judgment(fields)} (line "
-                    f"{number - 1} is the comment before); merge the comments into one line"
+                    f"{where}: a comment line right after another comment line (line {number - 1}): trec_eval's qrels "
+                    f"reader skips only the first of such lines and {_as_judgment(fields)}; merge them into one line"
                 )
             comment_line = number
             continue
-        else:
-            comment_line = None
-            if not fields:
-                raise InputError(
-                    f'{where}: a blank line, which trec_eval\'s qrels reader refuses ("Malformed line"); remove it'
-                )
-            if fields[0].startswith(b"#"):
-                raise InputError(
-                    f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
-                    f"{_as_judgment(fields)}; remove the blanks or the line"
-                )
-            if len(fields) != 4:
-                raise InputError(
-                    f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
-                    f"{len(fields)}: {quoted(line.strip())}"
-                )
-            values.append(parse_grade(fields[3], where))
+        comment_line = None
+        if not fields:  # (qrels: a run skips it)
+            raise InputError(f'{where}: a blank line: trec_eval refuses it in qrels ("Malformed line"); remove it')
+        if fields[0].startswith(b"#"):  # (qrels)
+            raise InputError(
+                f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
+                f"{_as_judgment(fields)}; remove the blanks or the line"
+            )
+        if len(fields) < len(_FIELDS[kind]) or (kind == "qrels" and len(fields) > 4):
+            raise InputError(f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}")
+        values.append(parse_score(fields[4], where) if kind == "run" else parse_grade(fields[3], where))
+        tag = fields[5] if kind == "run" else None
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -494,9 +472,7 @@ def svmlight_columns(path: PathLike) -> Columns:
             continue
         where = f"{name}:{number}"
         if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
-            raise InputError(
-                f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
-            )
+            raise InputError(f"{where}: an SVMlight line starts 'relevance qid:QUERY', got {quoted(line.strip())}")
         values.append(parse_grade(fields[0], where))
         qid = fields[1][4:]
         if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
@@ -511,9 +487,8 @@ def svmlight_columns(path: PathLike) -> Columns:
             if start != number:
                 raise InputError(
                     f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
-                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file "
-                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
-                    f"order)"
+                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file by qid "
+                    f"and predict again from it (predictions are matched to its lines in order)"
                 )
         queries.append(qid)
         lines.append(number)
@@ -532,9 +507,8 @@ def svmlight_columns(path: PathLike) -> Columns:
         if earlier != number:
             how = "by its docid" if docid is not None else "by its data line number, having no docid"
             raise InputError(
-                f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} "
-                f"is named as line {earlier} is (this one {how}); documents are matched to their scores by name: "
-                f"give every line of a qid its own docid"
+                f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} is "
+                f"named as line {earlier} is (this one {how}); documents match by name: give each line its own docid"
             )
     notes: tuple[str, ...] = ()
     if 0 < len(missing) < len(values):
@@ -562,8 +536,7 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
         lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(
-            f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
-            f"there must be one per line, in the same order"
+            f"{name}: {len(scores)} predictions for {len(qrels)} data lines of {qrels.source}: one per line, in order"
         )
     value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
     return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))
