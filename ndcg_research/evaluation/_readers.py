@@ -302,8 +302,7 @@ _BLANKS = bytes.maketrans(b"\t\x0b\x0c", b"   ")
 
 
 def _single_spaced(block: bytes) -> bytes:
-    """``block`` with the blanks trec_eval splits fields at (C's isspace) as single spaces: tabs, \\v and \\f as
-    spaces, a run of blanks as one, none at a line's ends. The fields are the same (no id holds a blank)."""
+    """``block`` with each run of blanks (C's isspace: trec_eval's field separators) as one space, none at line ends."""
     block = block.translate(_BLANKS)
     while b"  " in block:
         block = block.replace(b"  ", b" ")
@@ -312,9 +311,8 @@ def _single_spaced(block: bytes) -> bytes:
 
 
 def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[Columns, int, None] | None:
-    """Parse a block with pyarrow as :func:`_line_block` does; None if a line is irregular (then it is read line by
-    line, which must agree with pyarrow's parser on every input). Blanks other than single separators (two in a row,
-    at a line's end, tabs among spaces: common in real runs, and 4-5x slower line by line) are made single first."""
+    """Parse a block with pyarrow as :func:`_line_block` does (the two must agree), or None if a line is irregular.
+    Blanks other than single separators (common in real runs; 4-5x slower line by line) are made single first."""
     if block.isspace() or block[block.rfind(b"\n") + 1 :].isspace():  # blank lines (a last one without its end too)
         return None  # the line rules: a run skips them, qrels refuse them
     tab = b"\t" in block
@@ -389,8 +387,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def _parsed_blocks(
     path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
 ) -> Iterator[Columns]:
-    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); a file
-    without any is refused (trec_eval: "Cannot read results file" when empty)."""
+    """The rows of a TREC qrels or run file, a block of whole lines at a time (without rows: skipped; none: refused)."""
     first_line, comment_line, rows = 1, None, False
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
@@ -406,23 +403,18 @@ def _parsed_blocks(
             f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
             f"reads past the end of the file after it (and crashes); remove it"
         )
-    if not rows:
+    if not rows:  # (get_trec_results.c: "Cannot read results file" when empty)
+        run = "an empty run file; on one of blank or comment lines it stops, or under -c scores every judged query 0"
         raise InputError(
-            f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
-            + (
-                "trec_eval refuses it too"
-                if kind == "qrels"
-                else "trec_eval refuses an empty run file and stops on one of blank or comment lines, except "
-                "under -c, where it scores every judged query 0"
-            )
+            f"{describe(path)}: no data lines (empty, or only blank or comment lines); trec_eval refuses "
+            + ("it too" if kind == "qrels" else run)
         )
 
 
 def query_blocks(
     path: PathLike, *, block_size: int = BLOCK_SIZE, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
-    """The rows of a TREC run file in blocks of whole queries (a block's last query waits for the next): memory is
-    bounded by the largest block or query."""
+    """The rows of a TREC run file in blocks of whole queries: memory is bounded by the largest block or query."""
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     for columns in _parsed_blocks(path, "run", stream, block_size, min(block_size, 1 << 20), fast):
         cut = _last_query_start(columns.query)
@@ -521,8 +513,7 @@ def svmlight_columns(path: PathLike) -> Columns:
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
-    """A model's scores for the data lines of an SVMlight file (one number a line, same order) as a run of the
-    documents of ``qrels`` (:func:`svmlight_columns`), tagged with the file's name."""
+    """A model's scores for an SVMlight file's data lines (one a line, in order) as a run of ``qrels``' documents."""
     scores, lines = [], []
     name = describe(path)
     for number, line in _numbered_lines(path, "predictions"):

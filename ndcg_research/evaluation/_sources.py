@@ -1,6 +1,5 @@
 """Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or
-standard input. A damaged stream, a byte-order mark, a lone carriage return and NUL bytes are refused (trec_eval
-would read each otherwise)."""
+standard input. A damaged stream, a byte-order mark, a lone \\r and a NUL are refused (trec_eval would read them)."""
 
 from __future__ import annotations
 
@@ -58,10 +57,8 @@ class Source:
         try:
             return bytes(self.stream.read(size))
         except Exception as error:
-            import zlib  # imported when reading failed: not needed for plain text
-
-            lzma = sys.modules.get("lzma")  # loaded where an xz stream is open (Python may be built without it)
-            if not isinstance(error, (EOFError, OSError, zlib.error, *([lzma.LZMAError] if lzma else []))):
+            # zlib.error and lzma.LZMAError by their module: neither imported for plain text (nor lzma always built)
+            if not isinstance(error, (EOFError, OSError)) and type(error).__module__ not in ("zlib", "_lzma"):
                 raise
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
@@ -140,17 +137,15 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     if lone is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
-            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
-            f"between fields (so old Mac line ends, \\r alone, make a file one long line there), and this reader "
-            f"refuses it rather than guess which was meant; convert the line ends to \\n, or remove it"
+            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
+            f"fields (\\r line ends make one long line), refused rather than guessed at; use \\n line ends or remove it"
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
         start = "skips that line" if name == describe(STDIN) else "ends the file there"  # (stdin: line by line)
         raise InputError(
-            f"{name}:{line}: a NUL byte: this is not a text file (trec_eval reads a NUL as the end of its text: "
-            f"at the start of a line it {start}; within a line what it reads is undefined: a field cut short, an "
-            f"error or a crash)"
+            f"{name}:{line}: a NUL byte: not a text file (trec_eval reads a NUL as the text's end: at the start of "
+            f"a line it {start}; within a line what it reads is undefined: a field cut short, an error or a crash)"
         )
 
 
