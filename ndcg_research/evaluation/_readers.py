@@ -451,10 +451,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (documents unnamed: by
     line number, zero-padded). The learning-to-rank tools make a query of each run of lines with one qid, read as an
     integer: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
-    queries: list[bytes] = []
-    docids: list[bytes | None] = []
-    values: list[float | bytes] = []
-    lines: list[int] = []
+    rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
     for number, line in _numbered_lines(path, "SVMlight"):
@@ -465,9 +462,8 @@ def svmlight_columns(path: PathLike) -> Columns:
         where = f"{name}:{number}"
         if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
             raise InputError(f"{where}: an SVMlight line starts 'relevance qid:QUERY', got {quoted(line.strip())}")
-        values.append(parse_grade(fields[0], where))
-        qid = fields[1][4:]
-        if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
+        grade, qid = parse_grade(fields[0], where), fields[1][4:]
+        if not rows or qid != rows[-1][0]:  # a new run of lines: a new query, spelled as no other
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
             key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
             other, start = seen.setdefault(key, (qid, number))
@@ -482,12 +478,11 @@ def svmlight_columns(path: PathLike) -> Columns:
                     f"line {start}); the learning-to-rank tools would make two queries of it: sort the file by qid "
                     f"and predict again from it (predictions are matched to its lines in order)"
                 )
-        queries.append(qid)
-        lines.append(number)
         match = _DOCID.search(comment)
-        docids.append(match.group(1) if match else None)
-    if not values:
+        rows.append((qid, match.group(1) if match else None, grade, number))
+    if not rows:
         raise InputError(f"{name}: no data lines")
+    queries, docids, values, lines = map(list, zip(*rows, strict=True))
     missing = [i for i, d in enumerate(docids) if d is None]
     width = len(str(len(values)))
     docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]

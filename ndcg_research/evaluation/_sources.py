@@ -111,18 +111,15 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
     """Blocks of whole lines, about ``size`` bytes each (from ``first``, doubling: work on small first blocks starts
     while the next are read). Callers number the lines (counting here would cost a pass over every byte)."""
     carry, current = b"", min(first or size, size)
-    while True:
-        chunk = source.read(current)
+    while chunk := source.read(current):
         current = min(2 * current, size)
-        if not chunk:
-            if carry:
-                yield carry
-            return
         data = carry + chunk
         end = data.rfind(b"\n") + 1
         carry = data[end:]  # all of data while it holds no whole line
         if end:
             yield data if end == len(data) else data[:end]
+    if carry:
+        yield carry
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
