@@ -182,7 +182,10 @@ def test_a_hash_inside_an_id_stays_on_the_fast_path_and_a_comment_does_not():
 @pytest.mark.parametrize(
     "data, message",
     [
-        (b"\xef\xbb\xbfq1 0 a 1\n", r"qrels:1: starts with a UTF-8 byte-order mark"),
+        (
+            b"\xef\xbb\xbfq1 0 a 1\n",
+            r"qrels:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it",
+        ),
         (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
         # get_qrels.c reads a \r inside a line as a blank between fields (isspace): the message says so
         (

@@ -113,9 +113,7 @@ def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
     """The chunks of several id arrays as one (decoded into one binary array if their types differ)."""
     chunks = [c for a in arrays for c in a.chunks]
-    if len({c.type for c in chunks}) > 1:
-        return pa.chunked_array([binary_ids(*arrays)])
-    return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary())
+    return pa.chunked_array(chunks) if len({c.type for c in chunks}) == 1 else pa.chunked_array([binary_ids(*arrays)])
 
 
 def binary_array(items: Sequence[bytes]) -> pa.Array:
@@ -139,9 +137,8 @@ def _line_columns(
 
 
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
-    """Arrow's compute function ``name`` on ``args`` (pyarrow.compute's kernels and default options), not through
-    pyarrow.compute nor the Array methods that import it (``take``, ``cast``...): its import builds wrappers and
-    docstrings for ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26.0.1)."""
+    """Arrow's compute function ``name`` on ``args``, not through pyarrow.compute nor the Array methods that import it
+    (``take``, ``cast``...): its import builds ~300 wrappers, 57 ms of evaluate's 210 on 250,000 lines (pyarrow 26)."""
     return call_function(name, list(args), options)
 
 
@@ -177,10 +174,9 @@ _SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof read
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
 # What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
 _STRTOD = re.compile(
-    rb"[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
+    rb"(?i)[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
     rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
-    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)",
-    re.IGNORECASE,
+    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)"
 )
 
 
@@ -247,8 +243,7 @@ def _line_block(
 ) -> tuple[Columns, int, int | None]:
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
-    queries, docs, lines = [], [], []
-    values: list[float | bytes] = []
+    queries, docs, lines, values = [], [], [], []
     tag = None
     if kind == "run" and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
         return _line_columns([], [], [], kind, name, []), block.removesuffix(b"\n").count(b"\n") + 1, None
@@ -318,9 +313,8 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[
     tab = b"\t" in block
     mixed = tab and b" " in block or b"\x0b" in block or b"\x0c" in block
     parsed = None if mixed else _arrow_table(block, kind, name, first_line, "\t" if tab else " ")
-    if parsed is None:
-        spaced = _single_spaced(block)
-        parsed = _arrow_table(spaced, kind, name, first_line, " ") if spaced != block else None
+    if parsed is None and (spaced := _single_spaced(block)) != block:
+        return _arrow_table(spaced, kind, name, first_line, " ")
     return parsed
 
 
@@ -350,7 +344,8 @@ def _arrow_table(
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else array.chunks
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
-        if comments and column == "query" and any(_begins_with_hash(i) for i in ids):
+        firsts = (data[offsets[:-1]] for offsets, data in map(_binary_parts, ids))  # each id's first byte
+        if comments and column == "query" and any(np.any(first == ord("#")) for first in firsts):
             return None
     value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
     if value is None or (kind == "run" and not np.all(np.isfinite(value))):
@@ -365,12 +360,6 @@ def _binary_parts(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     offsets = np.frombuffer(ids.buffers()[1], dtype=np.int32)[ids.offset : ids.offset + len(ids) + 1]
     data = ids.buffers()[2]  # (missing in an empty array)
     return offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
-
-
-def _begins_with_hash(ids: pa.Array) -> bool:
-    """Whether an id of a binary array (none empty) begins with '#'."""
-    offsets, data = _binary_parts(ids)
-    return bool(np.any(data[offsets[:-1]] == ord("#")))
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
@@ -515,10 +504,9 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
         fields = line.split()
         if not fields or fields[0].startswith(b"#"):
             continue
-        where = f"{name}:{number}"
         if len(fields) != 1:
-            raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
-        scores.append(parse_score(fields[0], where))
+            raise InputError(f"{name}:{number}: a predictions line holds one number, got {len(fields)} fields")
+        scores.append(parse_score(fields[0], f"{name}:{number}"))
         lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(

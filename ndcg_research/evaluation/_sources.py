@@ -89,8 +89,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         if stream is None and path == STDIN:
             stream = sys.stdin.buffer
         elif stream is None:
-            # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
-            # cannot (it seeks in its files).
+            # A named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval cannot (it seeks in its files).
             if os.path.isdir(path):
                 raise InputError(f"{what} file {path!r} is a directory")
             if not os.path.exists(path):
@@ -99,9 +98,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
         fmt, module, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
         if fmt is not None and module is None:
-            raise InputError(
-                f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
-            )
+            raise InputError(f"{name}: holds {fmt}-compressed data, which is not read here: decompress it ({command})")
         if module is not None:
             stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
         yield Source(name, stream, fmt)
@@ -125,10 +122,7 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
-        raise InputError(
-            f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
-            f"part of the first query id; save the file without it"
-        )
+        raise InputError(f"{name}:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it")
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
     lone = re.search(rb"\r(?!\n|\Z)", block) if b"\r" in block else None
     if lone is not None:
