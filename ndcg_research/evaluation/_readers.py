@@ -426,13 +426,15 @@ _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
 def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every line of a file (for the small line-by-line formats)."""
+    """(line number, line) of the data lines of a small line-by-line file (blank and '#' comment lines skipped)."""
     first_line = 1
     with open_source(path, what) as source:
         for block in line_blocks(source):
             check_text(block, source.name, first_line)
             pieces = block.removesuffix(b"\n").split(b"\n")
-            yield from enumerate(pieces, first_line)
+            for number, line in enumerate(pieces, first_line):
+                if line.strip() and not line.lstrip().startswith(b"#"):
+                    yield number, line
             first_line += len(pieces)
 
 
@@ -446,8 +448,6 @@ def svmlight_columns(path: PathLike) -> Columns:
     for number, line in _numbered_lines(path, "SVMlight"):
         data, _, comment = line.partition(b"#")
         fields = data.split(None, 2)
-        if not fields:
-            continue
         where = f"{name}:{number}"
         if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
             raise InputError(f"{where}: an SVMlight line starts 'relevance qid:QUERY', got {quoted(line.strip())}")
@@ -502,8 +502,6 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     name = describe(path)
     for number, line in _numbered_lines(path, "predictions"):
         fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
         if len(fields) != 1:
             raise InputError(f"{name}:{number}: a predictions line holds one number, got {len(fields)} fields")
         scores.append(parse_score(fields[0], f"{name}:{number}"))

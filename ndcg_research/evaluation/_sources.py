@@ -124,8 +124,7 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
         raise InputError(f"{name}:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it")
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
-    lone = re.search(rb"\r(?!\n|\Z)", block) if b"\r" in block else None
-    if lone is not None:
+    if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
