@@ -127,11 +127,11 @@ def test_svmlight_with_predictions(tmp_path):
 
 def test_svmlight_errors(tmp_path):
     (tmp_path / "bad.txt").write_text("2 qid:7 1:0.5\n1 7 1:3\n")
-    with pytest.raises(InputError, match=r"bad\.txt:2: an SVMlight ranking line starts 'relevance qid:QUERY'"):
+    with pytest.raises(InputError, match=r"bad\.txt:2: an SVMlight line starts 'relevance qid:QUERY', got '1 7 1:3'"):
         read_svmlight(tmp_path / "bad.txt")
     (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
     (tmp_path / "pred.txt").write_text("0.5\n")
-    with pytest.raises(InputError, match="1 predictions for the 2 data lines"):
+    with pytest.raises(InputError, match="1 predictions for 2 data lines of .*: one per line, in order"):
         read_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
 
 

@@ -33,9 +33,8 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columns, the evaluator's form of every input: ids (Arrow binary or string, possibly
-    dictionaries), grades (int64, float64 if one has a fraction: ``fraction``, its row and text) or scores; ``lines``:
-    each row's line number or DataFrame label (None: row i is line ``first_line + i``)."""
+    """Every input as the evaluator takes it: ids (Arrow binary or string, maybe dictionaries), grades (int64; float64
+    if one has a fraction: ``fraction``, its row and text) or scores; ``lines`` (None: from ``first_line`` on)."""
 
     query: pa.ChunkedArray
     doc: pa.ChunkedArray
@@ -114,9 +113,7 @@ def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
     """The chunks of several id arrays as one (decoded into one binary array if their types differ)."""
     chunks = [c for a in arrays for c in a.chunks]
-    if len({c.type for c in chunks}) > 1:
-        return pa.chunked_array([binary_ids(*arrays)])
-    return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary())
+    return pa.chunked_array(chunks) if len({c.type for c in chunks}) == 1 else pa.chunked_array([binary_ids(*arrays)])
 
 
 def binary_array(items: Sequence[bytes]) -> pa.Array:
@@ -131,8 +128,7 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
 def _line_columns(
     queries: list[bytes], docs: list[bytes], values: list[Any], kind: Kind, name: str, lines: list[int], **more: Any
 ) -> Columns:
-    """Rows read line by line: ids as byte strings, values and line numbers as lists (a grade with a fraction as
-    written, bytes: the first is the columns' ``fraction``; grades int64 without one)."""
+    """Rows read line by line (a grade with a fraction as written, bytes: the first is the ``fraction``)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
     first = None if kind == "run" else next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
     fraction = None if first is None else (first, values[first].decode(errors="replace"))
@@ -141,9 +137,8 @@ def _line_columns(
 
 
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
-    """Arrow's compute function ``name`` on ``args`` (pyarrow.compute's kernels and default options), not through
-    pyarrow.compute nor the Array methods that import it (``take``, ``cast``...): its import builds wrappers and
-    docstrings for ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26.0.1)."""
+    """Arrow's compute function ``name`` on ``args``, not through pyarrow.compute nor the Array methods that import it
+    (``take``, ``cast``...): its import builds ~300 wrappers, 57 ms of evaluate's 210 on 250,000 lines (pyarrow 26)."""
     return call_function(name, list(args), options)
 
 
@@ -159,8 +154,8 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
-    from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
+    """A numeric Arrow array as numpy, nulls as ``missing``, from its buffers: ``Array.to_numpy`` and ``fill_null``
+    would import pandas (a third of a second at the start)."""
     if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = np.dtype(array.type.to_pandas_dtype())
@@ -169,8 +164,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
 
 
 def flags(array: pa.Array, buffer: int = 1) -> np.ndarray:
-    """A bitmap of ``array`` as a numpy bool per row: the values of a boolean array without nulls (a kernel's
-    result), or (buffer 0) the validity of any array."""
+    """A bitmap of ``array`` as numpy bools: a boolean array's values (no nulls), or (buffer 0) its validity."""
     bits = np.unpackbits(np.frombuffer(array.buffers()[buffer], dtype=np.uint8), bitorder="little")
     return bits[array.offset : array.offset + len(array)].view(bool)
 
@@ -180,10 +174,9 @@ _SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof read
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
 # What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
 _STRTOD = re.compile(
-    rb"[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
+    rb"(?i)[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
     rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
-    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)",
-    re.IGNORECASE,
+    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)"
 )
 
 
@@ -205,16 +198,11 @@ def parse_score(text: bytes, where: str) -> float:
         except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
             value = -math.inf if read.startswith("-") else math.inf
         read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)  # 2, 0.5, nan, inf
-        if match.end() == len(text) and match.group("hex"):
-            raise InputError(
-                f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
-                f"(C's strtod), most tools do not read it; write it in decimal"
-            )
-        if match.end() == len(text):
-            raise InputError(f"{where}: score {quoted(text)} is not a finite number (trec_eval's atof reads {read})")
-        raise InputError(
-            f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores the rest)"
-        )
+        rest = " and ignores the rest" if match.end() < len(text) else ""
+        what = "is not a number" if rest else "is not a finite number"
+        if match.group("hex") and not rest:
+            what = "is a hexadecimal number, which most tools do not read: write it in decimal"
+        raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
     value = float(text)
     if not np.isfinite(value):
         raise InputError(f"{where}: score {quoted(text)} is not finite (beyond the float64 range)")
@@ -226,12 +214,8 @@ def parse_grade(text: bytes, where: str) -> int | bytes:
     grade = atol(text.decode("latin-1"))
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
-        if _SCORE.fullmatch(text) is not None:
-            raise InputError(
-                f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
-                f"which reads {grade}: write the integer"
-            )
-        raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {grade})")
+        what = "has an exponent; write the integer" if _SCORE.fullmatch(text) else "is not a number"
+        raise InputError(f"{where}: relevance {quoted(text)} {what} (trec_eval's atol reads {grade})")
     if abs(grade) >= MAX_GRADE:
         raise InputError(f"{where}: relevance {quoted(text)} is too large; {GRADE_LIMIT}")
     return text if (match.group(2) or b"").strip(b"0") else grade
@@ -240,6 +224,10 @@ def parse_grade(text: bytes, where: str) -> int | bytes:
 _FIELDS = {
     "qrels": ("query", "iteration", "doc", "value"),
     "run": ("query", "iteration", "doc", "rank", "value", "tag"),
+}
+_LAYOUT = {
+    "qrels": "exactly 4 fields (query iteration document relevance)",
+    "run": "6 fields (query Q0 document rank score tag)",
 }
 
 
@@ -255,8 +243,7 @@ def _line_block(
 ) -> tuple[Columns, int, int | None]:
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
-    queries, docs, lines = [], [], []
-    values: list[float | bytes] = []
+    queries, docs, lines, values = [], [], [], []
     tag = None
     if kind == "run" and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
         return _line_columns([], [], [], kind, name, []), block.removesuffix(b"\n").count(b"\n") + 1, None
@@ -264,42 +251,28 @@ def _line_block(
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
         fields = line.split()  # at C's isspace characters (space, \t, \n, \v, \f, \r), as trec_eval splits
-        if kind == "run":
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            if len(fields) < 6:
-                raise InputError(
-                    f"{where}: a run line needs 6 fields (query Q0 document rank score tag), got {len(fields)}: "
-                    f"{quoted(line.strip())}"
-                )
-            values.append(parse_score(fields[4], where))
-            tag = fields[5]
-        elif line.startswith(b"#"):
+        if kind == "run" and (not fields or fields[0].startswith(b"#")):
+            continue
+        if kind == "qrels" and line.startswith(b"#"):
             if comment_line is not None:
                 raise InputError(
-                    f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
-                    f"skips only the first of consecutive comment lines and {_as_judgment(fields)} (line "
-                    f"{number - 1} is the comment before); merge the comments into one line"
+                    f"{where}: a comment line right after another comment line (line {number - 1}): trec_eval's qrels "
+                    f"reader skips only the first of such lines and {_as_judgment(fields)}; merge them into one line"
                 )
             comment_line = number
             continue
-        else:
-            comment_line = None
-            if not fields:
-                raise InputError(
-                    f'{where}: a blank line, which trec_eval\'s qrels reader refuses ("Malformed line"); remove it'
-                )
-            if fields[0].startswith(b"#"):
-                raise InputError(
-                    f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
-                    f"{_as_judgment(fields)}; remove the blanks or the line"
-                )
-            if len(fields) != 4:
-                raise InputError(
-                    f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
-                    f"{len(fields)}: {quoted(line.strip())}"
-                )
-            values.append(parse_grade(fields[3], where))
+        comment_line = None
+        if not fields:  # (qrels: a run skips it)
+            raise InputError(f'{where}: a blank line: trec_eval refuses it in qrels ("Malformed line"); remove it')
+        if fields[0].startswith(b"#"):  # (qrels)
+            raise InputError(
+                f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
+                f"{_as_judgment(fields)}; remove the blanks or the line"
+            )
+        if len(fields) < len(_FIELDS[kind]) or (kind == "qrels" and len(fields) > 4):
+            raise InputError(f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}")
+        values.append(parse_score(fields[4], where) if kind == "run" else parse_grade(fields[3], where))
+        tag = fields[5] if kind == "run" else None
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -324,8 +297,7 @@ _BLANKS = bytes.maketrans(b"\t\x0b\x0c", b"   ")
 
 
 def _single_spaced(block: bytes) -> bytes:
-    """``block`` with the blanks trec_eval splits fields at (C's isspace) as single spaces: tabs, \\v and \\f as
-    spaces, a run of blanks as one, none at a line's ends. The fields are the same (no id holds a blank)."""
+    """``block`` with each run of blanks (C's isspace: trec_eval's field separators) as one space, none at line ends."""
     block = block.translate(_BLANKS)
     while b"  " in block:
         block = block.replace(b"  ", b" ")
@@ -334,17 +306,15 @@ def _single_spaced(block: bytes) -> bytes:
 
 
 def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[Columns, int, None] | None:
-    """Parse a block with pyarrow as :func:`_line_block` does; None if a line is irregular (then it is read line by
-    line, which must agree with pyarrow's parser on every input). Blanks other than single separators (two in a row,
-    at a line's end, tabs among spaces: common in real runs, and 4-5x slower line by line) are made single first."""
+    """Parse a block with pyarrow as :func:`_line_block` does (the two must agree), or None if a line is irregular.
+    Blanks other than single separators (common in real runs; 4-5x slower line by line) are made single first."""
     if block.isspace() or block[block.rfind(b"\n") + 1 :].isspace():  # blank lines (a last one without its end too)
         return None  # the line rules: a run skips them, qrels refuse them
     tab = b"\t" in block
     mixed = tab and b" " in block or b"\x0b" in block or b"\x0c" in block
     parsed = None if mixed else _arrow_table(block, kind, name, first_line, "\t" if tab else " ")
-    if parsed is None:
-        spaced = _single_spaced(block)
-        parsed = _arrow_table(spaced, kind, name, first_line, " ") if spaced != block else None
+    if parsed is None and (spaced := _single_spaced(block)) != block:
+        return _arrow_table(spaced, kind, name, first_line, " ")
     return parsed
 
 
@@ -374,7 +344,8 @@ def _arrow_table(
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else array.chunks
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
-        if comments and column == "query" and any(_begins_with_hash(i) for i in ids):
+        firsts = (data[offsets[:-1]] for offsets, data in map(_binary_parts, ids))  # each id's first byte
+        if comments and column == "query" and any(np.any(first == ord("#")) for first in firsts):
             return None
     value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
     if value is None or (kind == "run" and not np.all(np.isfinite(value))):
@@ -391,12 +362,6 @@ def _binary_parts(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
 
 
-def _begins_with_hash(ids: pa.Array) -> bool:
-    """Whether an id of a binary array (none empty) begins with '#'."""
-    offsets, data = _binary_parts(ids)
-    return bool(np.any(data[offsets[:-1]] == ord("#")))
-
-
 def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
     last, end = query[len(query) - 1], len(query)
@@ -411,8 +376,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def _parsed_blocks(
     path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
 ) -> Iterator[Columns]:
-    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); a file
-    without any is refused (trec_eval: "Cannot read results file" when empty)."""
+    """The rows of a TREC qrels or run file, a block of whole lines at a time (without rows: skipped; none: refused)."""
     first_line, comment_line, rows = 1, None, False
     with open_source(path, kind, stream) as source:
         for block in line_blocks(source, size, first):
@@ -428,23 +392,18 @@ def _parsed_blocks(
             f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
             f"reads past the end of the file after it (and crashes); remove it"
         )
-    if not rows:
+    if not rows:  # (get_trec_results.c: "Cannot read results file" when empty)
+        run = "an empty run file; on one of blank or comment lines it stops, or under -c scores every judged query 0"
         raise InputError(
-            f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
-            + (
-                "trec_eval refuses it too"
-                if kind == "qrels"
-                else "trec_eval refuses an empty run file and stops on one of blank or comment lines, except "
-                "under -c, where it scores every judged query 0"
-            )
+            f"{describe(path)}: no data lines (empty, or only blank or comment lines); trec_eval refuses "
+            + ("it too" if kind == "qrels" else run)
         )
 
 
 def query_blocks(
     path: PathLike, *, block_size: int = BLOCK_SIZE, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
-    """The rows of a TREC run file in blocks of whole queries (a block's last query waits for the next): memory is
-    bounded by the largest block or query."""
+    """The rows of a TREC run file in blocks of whole queries: memory is bounded by the largest block or query."""
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     for columns in _parsed_blocks(path, "run", stream, block_size, min(block_size, 1 << 20), fast):
         cut = _last_query_start(columns.query)
@@ -467,13 +426,15 @@ _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
 def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every line of a file (for the small line-by-line formats)."""
+    """(line number, line) of the data lines of a small line-by-line file (blank and '#' comment lines skipped)."""
     first_line = 1
     with open_source(path, what) as source:
         for block in line_blocks(source):
             check_text(block, source.name, first_line)
             pieces = block.removesuffix(b"\n").split(b"\n")
-            yield from enumerate(pieces, first_line)
+            for number, line in enumerate(pieces, first_line):
+                if line.strip() and not line.lstrip().startswith(b"#"):
+                    yield number, line
             first_line += len(pieces)
 
 
@@ -481,25 +442,17 @@ def svmlight_columns(path: PathLike) -> Columns:
     """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (documents unnamed: by
     line number, zero-padded). The learning-to-rank tools make a query of each run of lines with one qid, read as an
     integer: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
-    queries: list[bytes] = []
-    docids: list[bytes | None] = []
-    values: list[float | bytes] = []
-    lines: list[int] = []
+    rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
     for number, line in _numbered_lines(path, "SVMlight"):
         data, _, comment = line.partition(b"#")
         fields = data.split(None, 2)
-        if not fields:
-            continue
         where = f"{name}:{number}"
         if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
-            raise InputError(
-                f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
-            )
-        values.append(parse_grade(fields[0], where))
-        qid = fields[1][4:]
-        if not queries or qid != queries[-1]:  # a new run of lines: a new query, spelled as no other
+            raise InputError(f"{where}: an SVMlight line starts 'relevance qid:QUERY', got {quoted(line.strip())}")
+        grade, qid = parse_grade(fields[0], where), fields[1][4:]
+        if not rows or qid != rows[-1][0]:  # a new run of lines: a new query, spelled as no other
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
             key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
             other, start = seen.setdefault(key, (qid, number))
@@ -511,16 +464,14 @@ def svmlight_columns(path: PathLike) -> Columns:
             if start != number:
                 raise InputError(
                     f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at "
-                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file "
-                    f"by qid and make the predictions again from the sorted file (they are matched to its lines in "
-                    f"order)"
+                    f"line {start}); the learning-to-rank tools would make two queries of it: sort the file by qid "
+                    f"and predict again from it (predictions are matched to its lines in order)"
                 )
-        queries.append(qid)
-        lines.append(number)
         match = _DOCID.search(comment)
-        docids.append(match.group(1) if match else None)
-    if not values:
+        rows.append((qid, match.group(1) if match else None, grade, number))
+    if not rows:
         raise InputError(f"{name}: no data lines")
+    queries, docids, values, lines = map(list, zip(*rows, strict=True))
     missing = [i for i, d in enumerate(docids) if d is None]
     width = len(str(len(values)))
     docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
@@ -532,9 +483,8 @@ def svmlight_columns(path: PathLike) -> Columns:
         if earlier != number:
             how = "by its docid" if docid is not None else "by its data line number, having no docid"
             raise InputError(
-                f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} "
-                f"is named as line {earlier} is (this one {how}); documents are matched to their scores by name: "
-                f"give every line of a qid its own docid"
+                f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} is "
+                f"named as line {earlier} is (this one {how}); documents match by name: give each line its own docid"
             )
     notes: tuple[str, ...] = ()
     if 0 < len(missing) < len(values):
@@ -547,23 +497,18 @@ def svmlight_columns(path: PathLike) -> Columns:
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
-    """A model's scores for the data lines of an SVMlight file (one number a line, same order) as a run of the
-    documents of ``qrels`` (:func:`svmlight_columns`), tagged with the file's name."""
+    """A model's scores for an SVMlight file's data lines (one a line, in order) as a run of ``qrels``' documents."""
     scores, lines = [], []
     name = describe(path)
     for number, line in _numbered_lines(path, "predictions"):
         fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        where = f"{name}:{number}"
         if len(fields) != 1:
-            raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
-        scores.append(parse_score(fields[0], where))
+            raise InputError(f"{name}:{number}: a predictions line holds one number, got {len(fields)} fields")
+        scores.append(parse_score(fields[0], f"{name}:{number}"))
         lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(
-            f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
-            f"there must be one per line, in the same order"
+            f"{name}: {len(scores)} predictions for {len(qrels)} data lines of {qrels.source}: one per line, in order"
         )
     value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
     return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))

@@ -1,6 +1,5 @@
 """Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or
-standard input. A damaged stream, a byte-order mark, a lone carriage return and NUL bytes are refused (trec_eval
-would read each otherwise)."""
+standard input. A damaged stream, a byte-order mark, a lone \\r and a NUL are refused (trec_eval would read them)."""
 
 from __future__ import annotations
 
@@ -58,10 +57,8 @@ class Source:
         try:
             return bytes(self.stream.read(size))
         except Exception as error:
-            import zlib  # imported when reading failed: not needed for plain text
-
-            lzma = sys.modules.get("lzma")  # loaded where an xz stream is open (Python may be built without it)
-            if not isinstance(error, (EOFError, OSError, zlib.error, *([lzma.LZMAError] if lzma else []))):
+            # zlib.error and lzma.LZMAError by their module: neither imported for plain text (nor lzma always built)
+            if not isinstance(error, (EOFError, OSError)) and type(error).__module__ not in ("zlib", "_lzma"):
                 raise
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
@@ -92,8 +89,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         if stream is None and path == STDIN:
             stream = sys.stdin.buffer
         elif stream is None:
-            # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
-            # cannot (it seeks in its files).
+            # A named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval cannot (it seeks in its files).
             if os.path.isdir(path):
                 raise InputError(f"{what} file {path!r} is a directory")
             if not os.path.exists(path):
@@ -102,9 +98,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
         fmt, module, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
         if fmt is not None and module is None:
-            raise InputError(
-                f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
-            )
+            raise InputError(f"{name}: holds {fmt}-compressed data, which is not read here: decompress it ({command})")
         if module is not None:
             stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
         yield Source(name, stream, fmt)
@@ -114,43 +108,34 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
     """Blocks of whole lines, about ``size`` bytes each (from ``first``, doubling: work on small first blocks starts
     while the next are read). Callers number the lines (counting here would cost a pass over every byte)."""
     carry, current = b"", min(first or size, size)
-    while True:
-        chunk = source.read(current)
+    while chunk := source.read(current):
         current = min(2 * current, size)
-        if not chunk:
-            if carry:
-                yield carry
-            return
         data = carry + chunk
         end = data.rfind(b"\n") + 1
         carry = data[end:]  # all of data while it holds no whole line
         if end:
             yield data if end == len(data) else data[:end]
+    if carry:
+        yield carry
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
-        raise InputError(
-            f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
-            f"part of the first query id; save the file without it"
-        )
+        raise InputError(f"{name}:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it")
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
-    lone = re.search(rb"\r(?!\n|\Z)", block) if b"\r" in block else None
-    if lone is not None:
+    if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
-            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
-            f"between fields (so old Mac line ends, \\r alone, make a file one long line there), and this reader "
-            f"refuses it rather than guess which was meant; convert the line ends to \\n, or remove it"
+            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
+            f"fields (\\r line ends make one long line), refused rather than guessed at; use \\n line ends or remove it"
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
         start = "skips that line" if name == describe(STDIN) else "ends the file there"  # (stdin: line by line)
         raise InputError(
-            f"{name}:{line}: a NUL byte: this is not a text file (trec_eval reads a NUL as the end of its text: "
-            f"at the start of a line it {start}; within a line what it reads is undefined: a field cut short, an "
-            f"error or a crash)"
+            f"{name}:{line}: a NUL byte: not a text file (trec_eval reads a NUL as the text's end: at the start of "
+            f"a line it {start}; within a line what it reads is undefined: a field cut short, an error or a crash)"
         )
 
 
