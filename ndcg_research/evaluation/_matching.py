@@ -218,10 +218,8 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        grade, judged, negative, score, row = (
-            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
-        )
-        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
+        taken = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
+        return replace(self, starts=np.cumsum(lengths) - lengths, lengths=lengths, **taken)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -333,18 +331,13 @@ def padded(
     values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
 ) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
-    n = starts.size
-    out = np.full((n, width), fill, dtype=values.dtype)
-    if n == 0 or values.size == 0:
-        return out
+    out = np.full((starts.size, width), fill, dtype=values.dtype)
     lengths = np.minimum(lengths, width)
-    length, first = int(lengths[0]), int(starts[0])
-    if np.all(lengths == length) and np.all(starts == first + np.arange(n) * length):  # equal, consecutive rows
-        out[:, :length] = values[first : first + n * length].reshape(n, length)
-        return out
-    column = np.arange(int(lengths.max()))
-    index = np.minimum(starts[:, None] + column, values.size - 1)
-    out[:, : column.size] = np.where(column < lengths[:, None], values[index], fill)
+    first, length = (int(starts[0]), int(lengths[0])) if starts.size else (0, 0)
+    if np.all(lengths == length) and np.all(starts == first + np.arange(starts.size) * length):  # equal, consecutive
+        out[:, :length] = values[first : first + starts.size * length].reshape(starts.size, length)
+    else:
+        out[np.arange(width) < lengths[:, None]] = values[_ranges(starts, lengths)]
     return out
 
 
@@ -401,24 +394,19 @@ def measure_values(
             top[np.isneginf(top)] = 0.0
         else:
             codes = ranked.codes[group]
-            ideal_start, ideal_count = judgments.ideal_start[codes], judgments.ideal_count[codes]
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-                ideal_count = np.minimum(judgments.relevant_count[codes], k)
+                ideal_count, fill = np.minimum(judgments.relevant_count[codes], k), 0
+            else:  # padded with -1, no grade: its gain -1 becomes 0 (only gains above 0 fill the ideal: trec_eval)
+                ideal_count, fill = judgments.ideal_count[codes], -1
             ideal_width = int(max(ideal_count.max(), 1))
-            top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
+            top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, fill)
             top = _gains(measure, gain, top, None, source)
-            if measure.gains is not None:
-                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
-                # like grade 0: zeroed before sorting.
-                top = np.maximum(top, 0.0)
-                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
-                top = -np.sort(-top, axis=1)
+            if measure.gains is not None:  # a gain map may reorder the grades
+                top = -np.sort(-np.maximum(top, 0.0), axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
         zero, positive = idcg == 0, idcg > 0
-        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
-        negative = ~zero & ~positive
-        values[group[negative]] = dcg[negative] / idcg[negative]
-        values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
+        values[group] = np.where(zero, float(conv.zero_ideal == "one"), dcg / np.where(zero, 1.0, idcg))
+        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         undefined[group] = zero
     return values, undefined

@@ -86,8 +86,7 @@ _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     if not params:
         raise ValueError(
-            f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
-            f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+            f"measure {measure!r}: no cut-offs listed (trec_eval: 'improper measure'); e.g. ndcg_cut.10,20 or ndcg_cut"
         )
     cutoffs = []
     for p in params.split(","):
@@ -103,10 +102,9 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         cutoffs.append(min(atol(p), 2**63 - 1))
     if max(cutoffs) - min(cutoffs) >= 2**31:
         raise ValueError(
-            f"measure {measure!r}: cut-offs {min(cutoffs)} and {max(cutoffs)} differ by 2^31 or more, where "
-            f"trec_eval's sort of the cut-offs (meas_init.c, comp_long: their difference as a C int) can put them "
-            f"out of order and print values under the wrong names; write cut-offs from 1 to 2^31 - 1 (a larger one "
-            f"cuts no real ranking; ndcg has no cut-off)"
+            f"measure {measure!r}: cut-offs {min(cutoffs)} and {max(cutoffs)} differ by 2^31 or more: trec_eval's sort "
+            f"(meas_init.c, comp_long: their difference as a C int) can misorder them and misname values; write "
+            f"cut-offs from 1 to 2^31 - 1 (a larger one cuts no real ranking; ndcg has no cut-off)"
         )
     if min(cutoffs) < 1:
         raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
@@ -134,10 +132,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
-        if not math.isfinite(float(gain)):
-            raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
         pairs[int(level)] = float(gain)
-    return Measure(f"ndcg_{params}", None, None, None, tuple(sorted(pairs.items())))
+    return Measure(f"ndcg_{params}", None, None, None, _checked_gains(pairs, measure))
 
 
 def _normalised_call(text: str) -> str:
@@ -179,11 +175,9 @@ def _parse_spec(text: str) -> Measure:
         _, args, options = parse_call(_normalised_call("ndcg" + match.group(2)), what="measure")
         if args:
             raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
-        unknown = set(options) - set(_OPTIONS)
+        unknown = ", ".join(sorted(set(options) - set(_OPTIONS)))
         if unknown:
-            raise ValueError(
-                f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(_OPTIONS)}"
-            )
+            raise ValueError(f"measure {text!r}: unknown option(s) {unknown}; options: {', '.join(_OPTIONS)}")
     try:
         gain = str(parse_gain(options["gain"], builtin_only=True)) if "gain" in options else None
         discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None
@@ -220,8 +214,7 @@ class Convention:
     gain, discount : str
         Default gain and discount specs (a measure may override them).
     ideal : {"judged", "ranking"}
-        "judged": every judged grade of the query, retrieved or not; "ranking": the
-        grades of the ranked list itself (the candidate set).
+        "judged": every judged grade of the query, retrieved or not; "ranking": the ranked list's (candidate set).
     ties : {"docno", "input", "average"}
         Order of documents with equal scores: document id descending (trec_eval), file order, averaged.
     zero_ideal : {"zero", "one"}
@@ -239,8 +232,7 @@ class Convention:
     notes : str
         Where the behaviour comes from and how it was verified.
     score_dtype : {"float64", "float32"}
-        The precision the tool keeps scores in: float32 makes scores tie that differ only
-        beyond float32's precision.
+        The precision of the tool's scores: float32 ties scores that differ only beyond float32's precision.
     truncation : int or None
         Where the tool cuts a list when no cut-off is asked for (XGBoost: 32).
     single_document : {"score", "undefined"}
