@@ -1,6 +1,5 @@
-"""Ids matched by pyarrow's hashing: the judgments prepared once (:class:`Judgments`, shared read-only by blocks and
-Dask workers), each part of a run as rankings of judged queries (:func:`rank_part`), on whole arrays, and their nDCG
-through the metric core's kernels (:func:`measure_values`)."""
+"""Ids matched by pyarrow's hashing, on whole arrays: qrels prepared once (:class:`Judgments`, shared read-only by
+blocks and Dask workers), each part of a run ranked (:func:`rank_part`) and scored (:func:`measure_values`)."""
 
 from __future__ import annotations
 
@@ -96,9 +95,9 @@ def _twice(columns: Columns, rows: list[int], doc: bytes, query: str, verb: str)
     )
 
 
-def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has. Small
-    integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
+def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each code's grades >= 0 in descending order, one code after the other, with each code's start and count.
+    Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
@@ -106,9 +105,10 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
         key = c.astype(np.int64) * levels + g
         per_level = np.bincount(key, minlength=n_codes * levels).reshape(n_codes, levels)[:, ::-1]
         descending = np.tile(np.arange(levels - 1, -1, -1, dtype=grade.dtype), n_codes)
-        return np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
-    order = np.lexsort((-g, c))
-    return g[order], np.bincount(c, minlength=n_codes)
+        ideal, counts = np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
+    else:
+        ideal, counts = g[np.lexsort((-g, c))], np.bincount(c, minlength=n_codes)
+    return ideal, np.cumsum(counts) - counts, counts
 
 
 @dataclass(eq=False)
@@ -133,8 +133,7 @@ class Judgments:
 
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
-        """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
-        qrels: the peak memory)."""
+        """Prepare ``qrels`` (never empty: readers refuse it), freed once their ids are copied (the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
@@ -161,10 +160,8 @@ class Judgments:
         empty = pa.chunked_array([], type=pa.binary())
         kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         del qrels  # the caller holds no other reference: the ids as read are freed here
-        ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        ideal_start = np.cumsum(ideal_count) - ideal_count
+        ideal = _ideal_grades(codes, grade, n)
         relevant = np.bincount(codes[grade > 0], minlength=n)
-        ideal = (ideal_grade, ideal_start, ideal_count)
         return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
@@ -263,16 +260,13 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
-    order = np.argsort(judged_keys, kind="stable")
-    sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
-    keys = ranked_query[hits] * n_ids + run_doc[hits]
-    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
-    found = sorted_keys[at] == keys
-    hits, at = hits[found], at[found]
-    matched = judgments.grade[positions[order[at]]]
+    keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])
+    at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
+    hits, at = hits[at >= 0], at[at >= 0]
+    matched = judgments.grade[positions[at]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)
@@ -370,8 +364,7 @@ def measure_values(
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
     k = 2**62 if k is None else min(k, 2**62)  # no cut-off: one beyond every list (below int64's limit for numpy)
-    source = judgments.qrels.source
-    gains = _gains(measure, gain, ranked.grade, ranked.judged, source)
+    gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
     lengths = ranked.lengths
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
     widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
@@ -400,7 +393,7 @@ def measure_values(
                 ideal_count, fill = judgments.ideal_count[codes], -1
             ideal_width = int(max(ideal_count.max(), 1))
             top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, fill)
-            top = _gains(measure, gain, top, None, source)
+            top = _gains(measure, gain, top, None, judgments.qrels.source)
             if measure.gains is not None:  # a gain map may reorder the grades
                 top = -np.sort(-np.maximum(top, 0.0), axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
