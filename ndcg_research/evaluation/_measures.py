@@ -272,10 +272,9 @@ _XGBOOST = Convention(
     "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
     gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=31,
     score_dtype="float32", truncation=32,
-    notes="Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as base_margin): "
-        "scores are float32, ties keep the data order, a query without a relevant document scores 1, labels must "
-        "be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the list at 32 (XGBoost's default "
-        "truncation).",
+    notes="Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as base_margin): scores "
+        "are float32, ties keep the data order, a query without a relevant document scores 1, labels must be integers "
+        "0..31 with the exponential gain, and 'ndcg' without @k cuts the list at 32 (XGBoost's default truncation).",
 )
 
 #: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
@@ -303,19 +302,17 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
         gain="exp2", eligible="relevant", missing="skip", max_grade=4,
-        notes="From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
-            "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with one. "
-            "gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on hand-computed "
-            "cases (gdeval is a Perl script, not run here).",
+        notes="From gdeval.pl 1.3: judgments above 0 kept (max 4), the run sorted by score then docno descending, "
+            "topics with no relevant judgment not evaluated, -c divides by the topics with one. It always cuts at k "
+            "(default 20: ask for ndcg@20) and prints 5 decimals. Verified by hand (Perl, not run here).",
     ),
     Convention(
         "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",
         ideal="ranking", ties="average", negative="error", missing="skip", integer_grades=False,
         single_document="undefined",
-        notes="Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the qrels, 0 "
-            "when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises for a list of "
-            "one document too, so such a query is undefined here (NaN, named in a note, left out of the mean) and the "
-            "other queries are scored.",
+        notes="Tested against sklearn.metrics.ndcg_score on the run's candidate lists (labels from the qrels, 0 when "
+            "unjudged); scikit-learn raises for negative labels, and so does the preset; it raises for a one-document "
+            "list too, so such a query is undefined here (NaN, named in a note, left out of the mean), others scored.",
     ),
     Convention(
         "torchmetrics", "TorchMetrics retrieval_normalized_dcg(top_k=k)",
@@ -331,18 +328,16 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
         "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
         gain="exp2", ideal="ranking", ties="average", negative="drop", missing="skip", integer_grades=False,
         score_dtype="float32", random_ties=True,
-        notes="Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
-            "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below 0 "
-            "are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the expected "
-            "value over those random orders (the tie average), and a note counts the queries with ties. Checked "
-            "against a model of it (hand computations).",
+        notes="From metrics_impl.py (TensorFlow is not installed here): scores cast to float32, gain 2^l - 1, discount "
+            "log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below 0 are padding "
+            "(the document is removed). TF-Ranking breaks ties at random: the preset gives the expected value (the tie "
+            "average), and a note counts the queries with ties. Checked against a hand-computed model.",
     ),
     Convention(
         "lightgbm", "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
         gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=30,
-        notes="Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): ties keep the "
-            "data order (stable sort), a query without a relevant document scores 1, labels must be integers below 31 "
-            "with the default label_gain.",
+        notes="Tested against LightGBM's metric (scores as a booster's init_score): ties keep the data order (stable "
+            "sort), a query with no relevant document scores 1, labels are integers 0..30 (default label_gain).",
     ),
     _XGBOOST,
     replace(
@@ -352,11 +347,10 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "ranx", "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
         ties="input", unstable_ties_from=16,
-        notes="Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged grades, every "
-            "query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking with numba's quicksort, "
-            "which keeps tied documents in file order only for lists of fewer than 16 documents; longer lists with "
-            "ties are ordered otherwise there (an unstable sort), which the preset does not reproduce: a note names "
-            "how many queries that concerns (tie-free runs agree exactly).",
+        notes="Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal from the judged grades, every qrels "
+            "query is averaged (a missing one scores 0). ranx sorts with numba's quicksort, which keeps tied documents "
+            "in file order only in lists under 16; longer lists with ties come out in another order (unstable), which "
+            "the preset does not reproduce: a note counts such queries (tie-free runs agree exactly).",
     ),
     Convention(
         "ranx_burges", "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
