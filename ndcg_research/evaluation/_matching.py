@@ -3,7 +3,6 @@ blocks and Dask workers), each part of a run ranked (:func:`rank_part`) and scor
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,7 +30,7 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
         remap = numbers(encoded.indices)
-        offsets = itertools.accumulate((len(c.dictionary) for c in chunks), initial=0)
+        offsets = np.cumsum([0] + [len(c.dictionary) for c in chunks])
         index = np.concatenate([remap[o:][numbers(c.indices)] for c, o in zip(chunks, offsets, strict=False)])
         return binary_ids(encoded.dictionary), index
     # Rows come in runs of one id (a run file is grouped by query): only the first row of each run is hashed.
@@ -356,10 +355,9 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
 def measure_values(
     measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
 ) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG of each query of ``ranked`` (unset options: the convention's; the convention's value where the ideal DCG
-    is 0), and whether its ideal DCG is 0. Queries go in padded batches of equal width (a power of two at or above the
-    list's and ideal's lengths cut at ``k``), each row summed alone: a query's value never depends on its block,
-    partition or batch, and a list in ideal order gets exactly 1."""
+    """nDCG of each query of ``ranked`` (unset options: the convention's; its value where the ideal DCG is 0), and
+    whether that ideal DCG is 0. Queries go in padded batches of one width (a power of two covering the list and ideal
+    cut at ``k``), rows summed alone: a value never depends on block, partition or batch; an ideal order gets 1."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
