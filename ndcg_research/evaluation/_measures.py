@@ -202,8 +202,7 @@ def _parse_one(text: str) -> list[Measure]:
 
 @dataclass(frozen=True)
 class Convention:
-    """One tool's way of computing nDCG from qrels and a run; the defaults are trec_eval's, so a preset states
-    how its tool departs from trec_eval.
+    """One tool's nDCG rules; the defaults are trec_eval's, so a preset states how its tool departs from them.
 
     Attributes
     ----------
@@ -214,7 +213,7 @@ class Convention:
     gain, discount : str
         Default gain and discount specs (a measure may override them).
     ideal : {"judged", "ranking"}
-        "judged": every judged grade of the query, retrieved or not; "ranking": the ranked list's (candidate set).
+        "judged": all judged grades of the query, retrieved or not; "ranking": the ranked list's grades (candidate set).
     ties : {"docno", "input", "average"}
         Order of documents with equal scores: document id descending (trec_eval), file order, averaged.
     zero_ideal : {"zero", "one"}
@@ -236,14 +235,11 @@ class Convention:
     truncation : int or None
         Where the tool cuts a list when no cut-off is asked for (XGBoost: 32).
     single_document : {"score", "undefined"}
-        A query with one ranked document: evaluated, or undefined (scikit-learn refuses it: NaN,
-        named in a note, left out of the mean).
+        A one-document query: scored, or undefined (scikit-learn refuses it: NaN, named in a note, out of the mean).
     unstable_ties_from : int or None
-        From this list length on the tool orders tied scores by an unstable sort (ranx: 16),
-        which the preset does not reproduce: such queries are named in a note.
+        Length from which the tool sorts ties unstably (ranx: 16; not reproduced: a note names such queries).
     random_ties : bool
-        The tool breaks ties at random (TF-Ranking): the preset gives the expected value over
-        those orders (the tie average), and a note says how many queries it concerns.
+        Ties broken at random (TF-Ranking): the preset gives the expectation (tie average); a note counts the queries.
     """
 
     name: str
@@ -281,16 +277,15 @@ _XGBOOST = Convention(
 CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "trec_eval", "trec_eval 10.0 ndcg, ndcg_cut",
-        notes="From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
-            "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
-            "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
-            "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); complete=False "
-            "(--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one counter per grade up "
-            "to a query's largest (form_res_rels.c) and its ndcg a gain table entry per grade (gain_init.c): from "
-            "grade 178,956,970 its ndcg crashes, and a grade of 10^10 makes it stop (\"Can't calculate measure\"); "
-            "here every grade below 2^53 is exact, with a note beyond trec_eval's limit. Sums are formed as trec_eval "
-            "forms them (each gain divided by C's log2 of rank + 1, added in rank order; means added in query order), "
-            "so the values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
+        notes="From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to it on "
+            "generated collections (benchmarks/bench_evaluate.py) and its documented -c, -M, -J and gain-map "
+            "behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) at a judged query without ranking unless -c "
+            "is given, so it scores 0 here (-c); complete=False (--answered-only) leaves it out, as trec_eval 9 did. "
+            "trec_eval reserves a counter per grade up to a query's largest (form_res_rels.c), its ndcg a gain table "
+            "entry per grade (gain_init.c): from grade 178,956,970 its ndcg crashes, a grade of 10^10 makes it stop "
+            "(\"Can't calculate measure\"); here every grade below 2^53 is exact, noted beyond trec_eval's limit. Sums "
+            "as trec_eval's (each gain divided by C's log2 of rank + 1, added in rank order; means in query order): "
+            "values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
     ),
     Convention(
         "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; ir_measures' pytrec_eval provider with complete=True)",
@@ -317,12 +312,11 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "torchmetrics", "TorchMetrics retrieval_normalized_dcg(top_k=k)",
         ideal="ranking", ties="average", negative="keep", missing="skip", integer_grades=False, score_dtype="float32",
-        notes="From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to float32, "
-            "tied predictions averaged, the ideal comes from the same list, negative targets are kept (they lower the "
-            "DCG and the ideal), a query whose ideal DCG is 0 scores 0. The class RetrievalNormalizedDCG agrees for "
-            "grades >= 0 only: it gives empty_target_action (default 'neg': 0) to every query whose targets sum to 0, "
-            "so targets [1, -1] score 0 there and 1 here. Checked against the function by "
-            "benchmarks/check_presets_torchmetrics.py (needs torch), and in the test suite against a model of it.",
+        notes="From the source (a port of scikit-learn's tie-averaged DCG): predictions cast to float32, ties "
+            "averaged, the ideal from the list, negative targets kept (lowering DCG and ideal), an ideal DCG of 0 "
+            "scores 0. The class RetrievalNormalizedDCG agrees for grades >= 0 only: it gives empty_target_action "
+            "(default 'neg': 0) to queries whose targets sum to 0, so targets [1, -1] score 0 there, 1 here. Checked "
+            "against the function by benchmarks/check_presets_torchmetrics.py (needs torch), in tests against a model.",
     ),
     Convention(
         "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
