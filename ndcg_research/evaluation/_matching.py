@@ -233,10 +233,9 @@ def rank_part(
     run's documents and the judged ones: each (query, document) is one integer key, matched and found twice exactly."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
-    if conv.eligible == "relevant":
-        relevant = keep & (judgments.relevant_count[codes] > 0)  # (code -1 reads the last query's: not kept anyway)
-        ineligible = distinct(codes[keep & ~relevant])[0]
-        keep = relevant
+    if conv.eligible == "relevant":  # (code -1 reads the last query's count: not kept anyway)
+        ineligible = distinct(codes[keep & (judgments.relevant_count[codes] == 0)])[0]
+        keep &= judgments.relevant_count[codes] > 0
     identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     kept_codes = codes if identity else codes[rows]

@@ -1,6 +1,5 @@
 """Measures (the package's specs ``ndcg@10(gain=..., discount=..., gains={grade: gain})``, or trec_eval names read as
-trec_eval reads them) and the presets of the tools whose nDCG the evaluator reproduces (guide "Evaluation presets").
-"""
+trec_eval reads them) and the presets of the tools whose nDCG the evaluator reproduces (guide "Evaluation presets")."""
 
 import ast
 import math
