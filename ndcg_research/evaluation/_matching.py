@@ -258,13 +258,16 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
+    order = np.argsort(judged_keys, kind="stable")
+    sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
-    keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])
-    at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
-    hits, at = hits[at >= 0], at[at >= 0]
-    matched = judgments.grade[positions[at]]
+    keys = ranked_query[hits] * n_ids + run_doc[hits]
+    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
+    found = sorted_keys[at] == keys
+    hits, at = hits[found], at[found]
+    matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)
