@@ -359,7 +359,7 @@ def measure_values(
 ) -> tuple[np.ndarray, np.ndarray]:
     """nDCG of each query of ``ranked`` (unset options: the convention's; its value where the ideal DCG is 0), and
     whether that ideal DCG is 0. Queries go in padded batches of one width (a power of two covering the list and ideal
-    cut at ``k``), rows summed alone: a value never depends on block, partition or batch; an ideal order gets 1."""
+    cut at ``k``), rows summed alone: a value never depends on block, partition or batch; ideal order gets exactly 1."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
