@@ -168,8 +168,12 @@ def test_private_helpers_of_matching_and_scoring():
 
     assert [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))] == [[1, 2, 3], [1, 3, 0]]
     for grade in (np.array([0, 2, 3, -1]), np.array([0, 2, 300, -1]), np.array([0.0, 2.5, 3.0, -1.0])):
-        grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), grade, 2)
-        assert grades.tolist() == [grade[1], grade[2], grade[0]] and counts.tolist() == [1, 2]
+        grades, starts, counts = _ideal_grades(np.array([1, 0, 1, 1]), grade, 2)
+        assert (
+            grades.tolist() == [grade[1], grade[2], grade[0]]
+            and counts.tolist() == [1, 2]
+            and starts.tolist() == [0, 1]
+        )
     assert padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist() == [
         [5, 6, -1],
         [7, 8, -1],

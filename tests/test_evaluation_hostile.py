@@ -439,7 +439,7 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("ndcg_cut.", r"an empty list of cut-offs \(trec_eval: 'improper measure'\)"),
+        ("ndcg_cut.", r"no cut-offs listed \(trec_eval: 'improper measure'\); e.g. ndcg_cut.10,20 or ndcg_cut$"),
         ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
         ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
         ("ndcg.1=3,1=5", r"grade 1 is given two gains"),

@@ -1,10 +1,8 @@
-"""Ids matched by pyarrow's hashing: the judgments prepared once (:class:`Judgments`, shared read-only by blocks and
-Dask workers), each part of a run as rankings of judged queries (:func:`rank_part`), on whole arrays, and their nDCG
-through the metric core's kernels (:func:`measure_values`)."""
+"""Ids matched by pyarrow's hashing, on whole arrays: qrels prepared once (:class:`Judgments`, shared read-only by
+blocks and Dask workers), each part of a run ranked (:func:`rank_part`) and scored (:func:`measure_values`)."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,7 +30,7 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
         remap = numbers(encoded.indices)
-        offsets = itertools.accumulate((len(c.dictionary) for c in chunks), initial=0)
+        offsets = np.cumsum([0] + [len(c.dictionary) for c in chunks])
         index = np.concatenate([remap[o:][numbers(c.indices)] for c, o in zip(chunks, offsets, strict=False)])
         return binary_ids(encoded.dictionary), index
     # Rows come in runs of one id (a run file is grouped by query): only the first row of each run is hashed.
@@ -96,9 +94,9 @@ def _twice(columns: Columns, rows: list[int], doc: bytes, query: str, verb: str)
     )
 
 
-def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has. Small
-    integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
+def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each code's grades >= 0 in descending order, one code after the other, with each code's start and count.
+    Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
@@ -106,9 +104,10 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
         key = c.astype(np.int64) * levels + g
         per_level = np.bincount(key, minlength=n_codes * levels).reshape(n_codes, levels)[:, ::-1]
         descending = np.tile(np.arange(levels - 1, -1, -1, dtype=grade.dtype), n_codes)
-        return np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
-    order = np.lexsort((-g, c))
-    return g[order], np.bincount(c, minlength=n_codes)
+        ideal, counts = np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
+    else:
+        ideal, counts = g[np.lexsort((-g, c))], np.bincount(c, minlength=n_codes)
+    return ideal, np.cumsum(counts) - counts, counts
 
 
 @dataclass(eq=False)
@@ -133,8 +132,7 @@ class Judgments:
 
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
-        """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
-        qrels: the peak memory)."""
+        """Prepare ``qrels`` (never empty: readers refuse it), freed once their ids are copied (the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
@@ -161,10 +159,8 @@ class Judgments:
         empty = pa.chunked_array([], type=pa.binary())
         kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         del qrels  # the caller holds no other reference: the ids as read are freed here
-        ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        ideal_start = np.cumsum(ideal_count) - ideal_count
+        ideal = _ideal_grades(codes, grade, n)
         relevant = np.bincount(codes[grade > 0], minlength=n)
-        ideal = (ideal_grade, ideal_start, ideal_count)
         return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
@@ -218,10 +214,8 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        grade, judged, negative, score, row = (
-            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
-        )
-        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
+        taken = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
+        return replace(self, starts=np.cumsum(lengths) - lengths, lengths=lengths, **taken)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -239,10 +233,9 @@ def rank_part(
     run's documents and the judged ones: each (query, document) is one integer key, matched and found twice exactly."""
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
-    if conv.eligible == "relevant":
-        relevant = keep & (judgments.relevant_count[codes] > 0)  # (code -1 reads the last query's: not kept anyway)
-        ineligible = distinct(codes[keep & ~relevant])[0]
-        keep = relevant
+    if conv.eligible == "relevant":  # (code -1 reads the last query's count: not kept anyway)
+        ineligible = distinct(codes[keep & (judgments.relevant_count[codes] == 0)])[0]
+        keep &= judgments.relevant_count[codes] > 0
     identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     kept_codes = codes if identity else codes[rows]
@@ -333,18 +326,13 @@ def padded(
     values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
 ) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
-    n = starts.size
-    out = np.full((n, width), fill, dtype=values.dtype)
-    if n == 0 or values.size == 0:
-        return out
+    out = np.full((starts.size, width), fill, dtype=values.dtype)
     lengths = np.minimum(lengths, width)
-    length, first = int(lengths[0]), int(starts[0])
-    if np.all(lengths == length) and np.all(starts == first + np.arange(n) * length):  # equal, consecutive rows
-        out[:, :length] = values[first : first + n * length].reshape(n, length)
-        return out
-    column = np.arange(int(lengths.max()))
-    index = np.minimum(starts[:, None] + column, values.size - 1)
-    out[:, : column.size] = np.where(column < lengths[:, None], values[index], fill)
+    first, length = (int(starts[0]), int(lengths[0])) if starts.size else (0, 0)
+    if np.all(lengths == length) and np.all(starts == first + np.arange(starts.size) * length):  # equal, consecutive
+        out[:, :length] = values[first : first + starts.size * length].reshape(starts.size, length)
+    else:
+        out[np.arange(width) < lengths[:, None]] = values[_ranges(starts, lengths)]
     return out
 
 
@@ -369,16 +357,14 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
 def measure_values(
     measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
 ) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG of each query of ``ranked`` (unset options: the convention's; the convention's value where the ideal DCG
-    is 0), and whether its ideal DCG is 0. Queries go in padded batches of equal width (a power of two at or above the
-    list's and ideal's lengths cut at ``k``), each row summed alone: a query's value never depends on its block,
-    partition or batch, and a list in ideal order gets exactly 1."""
+    """nDCG of each query of ``ranked`` (unset options: the convention's; its value where the ideal DCG is 0), and
+    whether that ideal DCG is 0. Queries go in padded batches of one width (a power of two covering the list and ideal
+    cut at ``k``), rows summed alone: a value never depends on block, partition or batch; ideal order gets exactly 1."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
     k = 2**62 if k is None else min(k, 2**62)  # no cut-off: one beyond every list (below int64's limit for numpy)
-    source = judgments.qrels.source
-    gains = _gains(measure, gain, ranked.grade, ranked.judged, source)
+    gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
     lengths = ranked.lengths
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
     widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
@@ -401,24 +387,19 @@ def measure_values(
             top[np.isneginf(top)] = 0.0
         else:
             codes = ranked.codes[group]
-            ideal_start, ideal_count = judgments.ideal_start[codes], judgments.ideal_count[codes]
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-                ideal_count = np.minimum(judgments.relevant_count[codes], k)
+                ideal_count, fill = np.minimum(judgments.relevant_count[codes], k), 0
+            else:  # padded with -1, no grade: its gain -1 becomes 0 (only gains above 0 fill the ideal: trec_eval)
+                ideal_count, fill = judgments.ideal_count[codes], -1
             ideal_width = int(max(ideal_count.max(), 1))
-            top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
-            top = _gains(measure, gain, top, None, source)
-            if measure.gains is not None:
-                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
-                # like grade 0: zeroed before sorting.
-                top = np.maximum(top, 0.0)
-                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
-                top = -np.sort(-top, axis=1)
+            top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, fill)
+            top = _gains(measure, gain, top, None, judgments.qrels.source)
+            if measure.gains is not None:  # a gain map may reorder the grades
+                top = -np.sort(-np.maximum(top, 0.0), axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
         zero, positive = idcg == 0, idcg > 0
-        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
-        negative = ~zero & ~positive
-        values[group[negative]] = dcg[negative] / idcg[negative]
-        values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
+        values[group] = np.where(zero, float(conv.zero_ideal == "one"), dcg / np.where(zero, 1.0, idcg))
+        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         undefined[group] = zero
     return values, undefined

@@ -1,6 +1,5 @@
 """Measures (the package's specs ``ndcg@10(gain=..., discount=..., gains={grade: gain})``, or trec_eval names read as
-trec_eval reads them) and the presets of the tools whose nDCG the evaluator reproduces (guide "Evaluation presets").
-"""
+trec_eval reads them) and the presets of the tools whose nDCG the evaluator reproduces (guide "Evaluation presets")."""
 
 import ast
 import math
@@ -86,8 +85,7 @@ _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     if not params:
         raise ValueError(
-            f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
-            f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+            f"measure {measure!r}: no cut-offs listed (trec_eval: 'improper measure'); e.g. ndcg_cut.10,20 or ndcg_cut"
         )
     cutoffs = []
     for p in params.split(","):
@@ -103,10 +101,9 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         cutoffs.append(min(atol(p), 2**63 - 1))
     if max(cutoffs) - min(cutoffs) >= 2**31:
         raise ValueError(
-            f"measure {measure!r}: cut-offs {min(cutoffs)} and {max(cutoffs)} differ by 2^31 or more, where "
-            f"trec_eval's sort of the cut-offs (meas_init.c, comp_long: their difference as a C int) can put them "
-            f"out of order and print values under the wrong names; write cut-offs from 1 to 2^31 - 1 (a larger one "
-            f"cuts no real ranking; ndcg has no cut-off)"
+            f"measure {measure!r}: cut-offs {min(cutoffs)} and {max(cutoffs)} differ by 2^31 or more: trec_eval's sort "
+            f"(meas_init.c, comp_long: their difference as a C int) can misorder them and misname values; write "
+            f"cut-offs from 1 to 2^31 - 1 (a larger one cuts no real ranking; ndcg has no cut-off)"
         )
     if min(cutoffs) < 1:
         raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
@@ -134,10 +131,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
-        if not math.isfinite(float(gain)):
-            raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
         pairs[int(level)] = float(gain)
-    return Measure(f"ndcg_{params}", None, None, None, tuple(sorted(pairs.items())))
+    return Measure(f"ndcg_{params}", None, None, None, _checked_gains(pairs, measure))
 
 
 def _normalised_call(text: str) -> str:
@@ -179,11 +174,9 @@ def _parse_spec(text: str) -> Measure:
         _, args, options = parse_call(_normalised_call("ndcg" + match.group(2)), what="measure")
         if args:
             raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
-        unknown = set(options) - set(_OPTIONS)
+        unknown = ", ".join(sorted(set(options) - set(_OPTIONS)))
         if unknown:
-            raise ValueError(
-                f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(_OPTIONS)}"
-            )
+            raise ValueError(f"measure {text!r}: unknown option(s) {unknown}; options: {', '.join(_OPTIONS)}")
     try:
         gain = str(parse_gain(options["gain"], builtin_only=True)) if "gain" in options else None
         discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None
@@ -208,8 +201,7 @@ def _parse_one(text: str) -> list[Measure]:
 
 @dataclass(frozen=True)
 class Convention:
-    """One tool's way of computing nDCG from qrels and a run; the defaults are trec_eval's, so a preset states
-    how its tool departs from trec_eval.
+    """One tool's nDCG rules; the defaults are trec_eval's, so a preset states how its tool departs from them.
 
     Attributes
     ----------
@@ -220,8 +212,7 @@ class Convention:
     gain, discount : str
         Default gain and discount specs (a measure may override them).
     ideal : {"judged", "ranking"}
-        "judged": every judged grade of the query, retrieved or not; "ranking": the
-        grades of the ranked list itself (the candidate set).
+        "judged": all judged grades of the query, retrieved or not; "ranking": the ranked list's grades (candidate set).
     ties : {"docno", "input", "average"}
         Order of documents with equal scores: document id descending (trec_eval), file order, averaged.
     zero_ideal : {"zero", "one"}
@@ -239,19 +230,15 @@ class Convention:
     notes : str
         Where the behaviour comes from and how it was verified.
     score_dtype : {"float64", "float32"}
-        The precision the tool keeps scores in: float32 makes scores tie that differ only
-        beyond float32's precision.
+        The precision of the tool's scores: float32 ties scores that differ only beyond float32's precision.
     truncation : int or None
         Where the tool cuts a list when no cut-off is asked for (XGBoost: 32).
     single_document : {"score", "undefined"}
-        A query with one ranked document: evaluated, or undefined (scikit-learn refuses it: NaN,
-        named in a note, left out of the mean).
+        A one-document query: scored, or undefined (scikit-learn refuses it: NaN, named in a note, out of the mean).
     unstable_ties_from : int or None
-        From this list length on the tool orders tied scores by an unstable sort (ranx: 16),
-        which the preset does not reproduce: such queries are named in a note.
+        Length from which the tool sorts ties unstably (ranx: 16; not reproduced: a note names such queries).
     random_ties : bool
-        The tool breaks ties at random (TF-Ranking): the preset gives the expected value over
-        those orders (the tie average), and a note says how many queries it concerns.
+        Ties broken at random (TF-Ranking): the preset gives the expectation (tie average); a note counts the queries.
     """
 
     name: str
@@ -280,26 +267,24 @@ _XGBOOST = Convention(
     "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
     gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=31,
     score_dtype="float32", truncation=32,
-    notes="Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as base_margin): "
-        "scores are float32, ties keep the data order, a query without a relevant document scores 1, labels must "
-        "be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the list at 32 (XGBoost's default "
-        "truncation).",
+    notes="Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as base_margin): scores "
+        "are float32, ties keep the data order, a query without a relevant document scores 1, labels must be integers "
+        "0..31 with the exponential gain, and 'ndcg' without @k cuts the list at 32 (XGBoost's default truncation).",
 )
 
 #: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
 CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "trec_eval", "trec_eval 10.0 ndcg, ndcg_cut",
-        notes="From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
-            "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
-            "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
-            "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); complete=False "
-            "(--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one counter per grade up "
-            "to a query's largest (form_res_rels.c) and its ndcg a gain table entry per grade (gain_init.c): from "
-            "grade 178,956,970 its ndcg crashes, and a grade of 10^10 makes it stop (\"Can't calculate measure\"); "
-            "here every grade below 2^53 is exact, with a note beyond trec_eval's limit. Sums are formed as trec_eval "
-            "forms them (each gain divided by C's log2 of rank + 1, added in rank order; means added in query order), "
-            "so the values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
+        notes="From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to it on "
+            "generated collections (benchmarks/bench_evaluate.py) and its documented -c, -M, -J and gain-map "
+            "behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) at a judged query without ranking unless -c "
+            "is given, so it scores 0 here (-c); complete=False (--answered-only) leaves it out, as trec_eval 9 did. "
+            "trec_eval reserves a counter per grade up to a query's largest (form_res_rels.c), its ndcg a gain table "
+            "entry per grade (gain_init.c): from grade 178,956,970 its ndcg crashes, a grade of 10^10 makes it stop "
+            "(\"Can't calculate measure\"); here every grade below 2^53 is exact, noted beyond trec_eval's limit. Sums "
+            "as trec_eval's (each gain divided by C's log2 of rank + 1, added in rank order; means in query order): "
+            "values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
     ),
     Convention(
         "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; ir_measures' pytrec_eval provider with complete=True)",
@@ -311,46 +296,41 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
         gain="exp2", eligible="relevant", missing="skip", max_grade=4,
-        notes="From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
-            "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with one. "
-            "gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on hand-computed "
-            "cases (gdeval is a Perl script, not run here).",
+        notes="From gdeval.pl 1.3: judgments above 0 kept (max 4), the run sorted by score then docno descending, "
+            "topics with no relevant judgment not evaluated, -c divides by the topics with one. It always cuts at k "
+            "(default 20: ask for ndcg@20) and prints 5 decimals. Verified by hand (Perl, not run here).",
     ),
     Convention(
         "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",
         ideal="ranking", ties="average", negative="error", missing="skip", integer_grades=False,
         single_document="undefined",
-        notes="Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the qrels, 0 "
-            "when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises for a list of "
-            "one document too, so such a query is undefined here (NaN, named in a note, left out of the mean) and the "
-            "other queries are scored.",
+        notes="Tested against sklearn.metrics.ndcg_score on the run's candidate lists (labels from the qrels, 0 when "
+            "unjudged); scikit-learn raises for negative labels, and so does the preset; it raises for a one-document "
+            "list too, so such a query is undefined here (NaN, named in a note, left out of the mean), others scored.",
     ),
     Convention(
         "torchmetrics", "TorchMetrics retrieval_normalized_dcg(top_k=k)",
         ideal="ranking", ties="average", negative="keep", missing="skip", integer_grades=False, score_dtype="float32",
-        notes="From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to float32, "
-            "tied predictions averaged, the ideal comes from the same list, negative targets are kept (they lower the "
-            "DCG and the ideal), a query whose ideal DCG is 0 scores 0. The class RetrievalNormalizedDCG agrees for "
-            "grades >= 0 only: it gives empty_target_action (default 'neg': 0) to every query whose targets sum to 0, "
-            "so targets [1, -1] score 0 there and 1 here. Checked against the function by "
-            "benchmarks/check_presets_torchmetrics.py (needs torch), and in the test suite against a model of it.",
+        notes="From the source (a port of scikit-learn's tie-averaged DCG): predictions cast to float32, ties "
+            "averaged, the ideal from the list, negative targets kept (lowering DCG and ideal), an ideal DCG of 0 "
+            "scores 0. The class RetrievalNormalizedDCG agrees for grades >= 0 only: it gives empty_target_action "
+            "(default 'neg': 0) to queries whose targets sum to 0, so targets [1, -1] score 0 there, 1 here. Checked "
+            "against the function by benchmarks/check_presets_torchmetrics.py (needs torch), in tests against a model.",
     ),
     Convention(
         "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
         gain="exp2", ideal="ranking", ties="average", negative="drop", missing="skip", integer_grades=False,
         score_dtype="float32", random_ties=True,
-        notes="Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
-            "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below 0 "
-            "are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the expected "
-            "value over those random orders (the tie average), and a note counts the queries with ties. Checked "
-            "against a model of it (hand computations).",
+        notes="From metrics_impl.py (TensorFlow is not installed here): scores cast to float32, gain 2^l - 1, discount "
+            "log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below 0 are padding "
+            "(the document is removed). TF-Ranking breaks ties at random: the preset gives the expected value (the tie "
+            "average), and a note counts the queries with ties. Checked against a hand-computed model.",
     ),
     Convention(
         "lightgbm", "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
         gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=30,
-        notes="Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): ties keep the "
-            "data order (stable sort), a query without a relevant document scores 1, labels must be integers below 31 "
-            "with the default label_gain.",
+        notes="Tested against LightGBM's metric (scores as a booster's init_score): ties keep the data order (stable "
+            "sort), a query with no relevant document scores 1, labels are integers 0..30 (default label_gain).",
     ),
     _XGBOOST,
     replace(
@@ -360,11 +340,10 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     Convention(
         "ranx", "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
         ties="input", unstable_ties_from=16,
-        notes="Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged grades, every "
-            "query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking with numba's quicksort, "
-            "which keeps tied documents in file order only for lists of fewer than 16 documents; longer lists with "
-            "ties are ordered otherwise there (an unstable sort), which the preset does not reproduce: a note names "
-            "how many queries that concerns (tie-free runs agree exactly).",
+        notes="Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal from the judged grades, every qrels "
+            "query is averaged (a missing one scores 0). ranx sorts with numba's quicksort, which keeps tied documents "
+            "in file order only in lists under 16; longer lists with ties come out in another order (unstable), which "
+            "the preset does not reproduce: a note counts such queries (tie-free runs agree exactly).",
     ),
     Convention(
         "ranx_burges", "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
