@@ -184,7 +184,7 @@ def test_a_hash_inside_an_id_stays_on_the_fast_path_and_a_comment_does_not():
     [
         (
             b"\xef\xbb\xbfq1 0 a 1\n",
-            r"qrels:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it",
+            r"qrels:1: a UTF-8 byte-order mark \(bytes EF BB BF\), which trec_eval reads into the first query id; remove it",
         ),
         (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
         # get_qrels.c reads a \r inside a line as a blank between fields (isspace): the message says so
@@ -548,10 +548,24 @@ def _frames(**run_columns):
 
 def test_float_document_ids_are_refused_not_scored_zero():
     qrels, run = _frames(doc=[1.0, 2.0])
-    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0 at row 0\).*would not match '1'"):
+    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0 at position 0\).*would not match '1'"):
         evaluate(qrels, run)
     qrels, run = _frames(doc=[1, 2])  # integers are their decimal text
     assert evaluate(qrels, run).values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
+
+
+def test_float_and_boolean_ids_are_named_by_their_position_or_category():
+    # Positions, not index labels (which other messages use): the frames are labelled 10, 11.
+    for ids, shown in (
+        ([0.5, 2.0], r"floats \(0.5 at position 0\)"),
+        ([False, True], r"booleans \(False at position 0\)"),
+    ):
+        qrels, run = _frames(doc=ids)
+        with pytest.raises(InputError, match=rf"run DataFrame column 'doc' holds {shown}"):
+            evaluate(qrels, run.set_axis([10, 11]))
+    qrels, run = _frames(doc=pd.Categorical([True, False]))  # categories are sorted: False is category 0
+    with pytest.raises(InputError, match=r"column 'doc' holds booleans \(False at category 0\)"):
+        evaluate(qrels, run)
 
 
 def test_int64_scores_beyond_two_to_the_53_are_refused_not_rounded_into_ties():
@@ -691,7 +705,9 @@ def test_ids_of_one_kind_that_is_not_text_are_refused_for_what_they_are():
         {"query": ["q", "q"], "doc": pd.to_datetime(["2020-01-01", "2020-01-02"]), "relevance": [1, 0]}
     )
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
-    with pytest.raises(InputError, match=r"column 'doc' holds Timestamp \(.* at row 0\): ids must be strings or integ"):
+    with pytest.raises(
+        InputError, match=r"column 'doc' holds Timestamp \(.* at position 0\): ids must be strings or integ"
+    ):
         evaluate(qrels, run, "ndcg")
 
 

@@ -87,7 +87,8 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        table = pd.DataFrame(self.mean_values, pd.Index(list(self.runs), name="run"), [m.name for m in self.measures])
+        index, columns = pd.Index(list(self.runs), name="run"), [m.name for m in self.measures]
+        table = pd.DataFrame(self.mean_values, index=index, columns=columns)
         return table.assign(queries=self.averaged())
 
     def averaged(self) -> list[int]:
@@ -170,7 +171,10 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     negative = conv.negative == "error" and value.min() < 0
     if negative or top is not None and value.max() > top:
         row = int(np.argmax(value < 0 if negative else value > top))
-        what = "is negative, which the tool refuses" if negative else f"is above {top}, the tool's largest grade"
+        if negative:
+            what = "is negative, which the tool refuses"
+        else:
+            what = f"is above {top}, the largest grade the tool accepts"
         raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
     return columns
 
@@ -182,19 +186,23 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
     notes, trec = list(judgments.qrels.notes), conv.name in ("trec_eval", "pytrec_eval")
     skipped = int(np.count_nonzero(judgments.relevant_count == 0))
     if conv.eligible == "relevant" and skipped:
-        notes.append(f"judged queries with no grade above 0, which {conv.name} does not evaluate: {skipped}")
+        them = "query has no grade above 0; it is" if skipped == 1 else "queries have no grade above 0; they are"
+        notes.append(f"{skipped} judged {them} not evaluated ({conv.name})")
     # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
     # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
     top = int(judgments.grade.max())
     if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
         notes.append(
             f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
-            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); exact values here"
+            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); exact here"
         )
-    for m, mapped in [(m, dict(m.gains)) for m in plan.measures if trec and m.gains is not None]:
+    for m in plan.measures:
+        if not trec or m.gains is None:
+            continue
         # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
         # level's gain is the level): level 0 always, the present levels bound the others.
         levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
+        mapped = dict(m.gains)
         gains = sorted({*mapped.values(), *(float(level) for level in levels if level not in mapped)})
         if gains[-1] - gains[0] >= 2**31:
             raise ValueError(
@@ -206,7 +214,8 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
         if close:
             notes.append(
                 f"{m.name}: trec_eval sorts gain levels by their difference truncated to an integer: with gains less "
-                f"than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its values can differ from the correct ones"
+                f"than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its values can differ from the correct ones "
+                f"computed here"
             )
     return judgments, notes
 
@@ -378,8 +387,9 @@ def merge_parts(
                 raise InputError(
                     f"{source}: query {judgments.query_text(np.array([code]))[0]!r}, which {name} does not rank, "
                     f"judges the document {PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; "
-                    f"trec_eval -c ranks it alone for such a query and scores it, 0 here: rename it, or leave such "
-                    f"queries out (complete=False, --answered-only)"
+                    f"trec_eval -c ranks that document alone for such a query (its placeholder, trec_eval.c) and "
+                    f"scores it; here it scores 0: rename it, or leave such queries out (complete=False, "
+                    f"--answered-only)"
                 )
     if codes.size == 0:  # none judged, or (ineligible) ranked and judged but nothing above grade 0
         what = "ranked query has a judgment above 0" if ineligible.size else "query has both a ranking and judgments"
@@ -391,13 +401,17 @@ def merge_parts(
         note(zero_ideal, f"ideal DCG 0 (no relevant judged document) for some measure; scored {score} ({conv.name})")
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
-        listed, tool = _listed(judgments.query_text(codes[undefined])), conv.tool.split(" ")[0]
-        note(undefined.size, f"a single ranked document ({listed}), which {tool} refuses: NaN, left out of the mean")
+        listed = _listed(judgments.query_text(codes[undefined]))
+        refused = f"which {conv.tool.split(' ')[0]} refuses: undefined (NaN), left out of the mean"
+        note(undefined.size, f"a single ranked document ({listed}), {refused}")
     if conv.random_ties and tied:
         note(tied, f"tied scores, which {conv.name} orders at random; the values are the expectation over those orders")
     if unstable:
-        where = f"in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties"
-        note(unstable, f"tied scores {where} by an unstable sort; its values there may differ from these (file order)")
+        note(
+            unstable,
+            f"tied scores in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties by "
+            "an unstable sort; its values there may differ from these (file order)",
+        )
     return codes, values, notes
 
 
@@ -421,13 +435,14 @@ def evaluate(
         ``Qrels``; a pytrec_eval dict ``{query: {document: grade}}``.
     runs : run, sequence of runs or mapping of name to run
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest block); a DataFrame
-        with the columns ``query, doc, score`` (or PyTerrier's or ir_measures' names, as for ``qrels``); a Dask
-        DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query:
-        {document: score}}``; in a mapping, a list of files is one run in shards of whole queries. Names: the
-        mapping's keys, else a file's name without directory, compression suffix and extension (``runs/bm25.txt.gz``:
-        ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's name, else ``run1``,
-        ``run2``... Where names clash, runs read from files are named by their file name (by their path as given
-        where those clash too: ``a/bm25.txt``, ``b/bm25.txt``); other runs of one name are refused.
+        with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno, score``, or ir_measures' ``query_id,
+        doc_id, score``); a Dask DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a
+        pytrec_eval dict ``{query: {document: score}}``; in a mapping, a list of files is one run in shards of whole
+        queries. Names: the mapping's keys, else a file's name without directory, compression suffix and extension
+        (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's
+        name, else ``run1``, ``run2``... Where names clash, runs read from files are named by their file name (by
+        their path as given where those clash too: ``a/bm25.txt``, ``b/bm25.txt``); other runs of one name are
+        refused.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``, ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or
         trec_eval names (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see ``parse_measures``.

@@ -77,17 +77,19 @@ def is_table(value: Any) -> bool:
 
 def frame_style(columns: Any) -> str:
     """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
-    return next((s for s in ("PyTerrier's", "ir_measures'") if set(STYLES[s][:2]) <= set(map(str, columns))), "")
+    names = set(map(str, columns))
+    return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
 def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
-    """Why ids neither all text nor all integers are refused, each kind shown by its first value (a rare path)."""
+    """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     shown: dict[str, str] = {}
     for i, x in enumerate(values):
         kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
         kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
-        shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
+        if kind not in shown:  # (formatted once per kind: a column may hold millions)
+            shown[kind] = f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})"
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
         same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
         return InputError(
@@ -99,7 +101,7 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     return InputError(f"{label} holds {shown[kind]}: {why}; convert them to int or str first")
 
 
-def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
+def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
     """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
     present = set(map(type, values))
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
@@ -121,18 +123,22 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     return ids
 
 
-def _id_array(series: "pd.Series", column: str, where: Any, frame: str) -> pa.ChunkedArray:
-    """The ids of a column of the ``frame`` ("run DataFrame"), checked."""
+def _id_array(series: "pd.Series", column: str, where: Any, frame: str, unit: str = "position") -> pa.ChunkedArray:
+    """The ids of a column of the ``frame`` ("run DataFrame"), checked; ``unit`` names a position in messages."""
     missing = series.isna().to_numpy()
     if missing.any():
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
     label = f"{frame} column {column!r}"
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
-        categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame)
+        categories = _id_array(
+            series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame, "category"
+        )
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
+    if series.dtype.kind in "fb":  # a float or boolean column: named by its first value
+        raise _kinds_error(series.iloc[:1].to_numpy(dtype=object), label, unit)
     if series.dtype.kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
-    return _object_ids(series.to_numpy(dtype=object), column, where, label)  # (floats and booleans refused there)
+    return _object_ids(series.to_numpy(dtype=object), column, where, label, unit)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
@@ -249,7 +255,8 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_path(run) or isinstance(run, Columns):  # Columns: a model's predictions read by the command line (SVMlight)
         path = run.source if isinstance(run, Columns) else os.fspath(run)
         return _file_name(describe(path)), path
-    attrs = getattr(run, "attrs", None) or {}  # a DataFrame's (a ranx object has none)
+    attrs = getattr(run, "attrs", None)  # a DataFrame's (a ranx object has none)
+    attrs = attrs if isinstance(attrs, Mapping) else {}
     tag = (getattr(run, "name", None) or None) if is_ranx(run) else attrs.get("run")
     return (f"run{position + 1}" if tag is None else str(tag)), attrs.get("source")
 
@@ -339,7 +346,8 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
-                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file"
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file "
+                "itself (evaluate keeps the bytes)"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()

@@ -214,8 +214,10 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        taken = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
-        return replace(self, starts=np.cumsum(lengths) - lengths, lengths=lengths, **taken)
+        grade, judged, negative, score, row = (
+            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
+        )
+        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -234,8 +236,9 @@ def rank_part(
     codes, unknown = query_codes(columns.query, judgments.names)
     keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":  # (code -1 reads the last query's count: not kept anyway)
-        ineligible = distinct(codes[keep & (judgments.relevant_count[codes] == 0)])[0]
-        keep &= judgments.relevant_count[codes] > 0
+        relevant = judgments.relevant_count[codes] > 0
+        ineligible = distinct(codes[keep & ~relevant])[0]
+        keep &= relevant
     identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     kept_codes = codes if identity else codes[rows]
@@ -388,14 +391,18 @@ def measure_values(
         else:
             codes = ranked.codes[group]
             if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-                ideal_count, fill = np.minimum(judgments.relevant_count[codes], k), 0
-            else:  # padded with -1, no grade: its gain -1 becomes 0 (only gains above 0 fill the ideal: trec_eval)
-                ideal_count, fill = judgments.ideal_count[codes], -1
+                ideal_count = np.minimum(judgments.relevant_count[codes], k)
+            else:
+                ideal_count = judgments.ideal_count[codes]
             ideal_width = int(max(ideal_count.max(), 1))
-            top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, fill)
+            top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, 0)
             top = _gains(measure, gain, top, None, judgments.qrels.source)
-            if measure.gains is not None:  # a gain map may reorder the grades
-                top = -np.sort(-np.maximum(top, 0.0), axis=1)
+            if measure.gains is not None:
+                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
+                # like grade 0 (any grade a Measure's map may list): zeroed before sorting.
+                top = np.maximum(top, 0.0)
+                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
+                top = -np.sort(-top, axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
         zero, positive = idcg == 0, idcg > 0
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.

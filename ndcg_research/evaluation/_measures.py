@@ -131,6 +131,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
+        if not math.isfinite(float(gain)):
+            raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
         pairs[int(level)] = float(gain)
     return Measure(f"ndcg_{params}", None, None, None, _checked_gains(pairs, measure))
 

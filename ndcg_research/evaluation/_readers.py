@@ -243,17 +243,18 @@ def _line_block(
 ) -> tuple[Columns, int, int | None]:
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
-    queries, docs, lines, values = [], [], [], []
-    tag = None
+    queries, docs, lines = [], [], []
+    values: list[float | bytes] = []
+    tag, run = None, kind == "run"
     if kind == "run" and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
         return _line_columns([], [], [], kind, name, []), block.removesuffix(b"\n").count(b"\n") + 1, None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
         fields = line.split()  # at C's isspace characters (space, \t, \n, \v, \f, \r), as trec_eval splits
-        if kind == "run" and (not fields or fields[0].startswith(b"#")):
+        if run and (not fields or fields[0].startswith(b"#")):
             continue
-        if kind == "qrels" and line.startswith(b"#"):
+        if not run and line.startswith(b"#"):
             if comment_line is not None:
                 raise InputError(
                     f"{where}: a comment line right after another comment line (line {number - 1}): trec_eval's qrels "
@@ -269,10 +270,10 @@ def _line_block(
                 f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
                 f"{_as_judgment(fields)}; remove the blanks or the line"
             )
-        if len(fields) < len(_FIELDS[kind]) or (kind == "qrels" and len(fields) > 4):
+        if len(fields) < len(_FIELDS[kind]) or (not run and len(fields) > 4):
             raise InputError(f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}")
-        values.append(parse_score(fields[4], where) if kind == "run" else parse_grade(fields[3], where))
-        tag = fields[5] if kind == "run" else None
+        values.append(parse_score(fields[4], where) if run else parse_grade(fields[3], where))
+        tag = fields[5] if run else None
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
@@ -393,10 +394,10 @@ def _parsed_blocks(
             f"reads past the end of the file after it (and crashes); remove it"
         )
     if not rows:  # (get_trec_results.c: "Cannot read results file" when empty)
-        run = "an empty run file; on one of blank or comment lines it stops, or under -c scores every judged query 0"
+        runs = "an empty run file and stops on one of blank or comment lines (under -c it scores every judged query 0)"
         raise InputError(
             f"{describe(path)}: no data lines (empty, or only blank or comment lines); trec_eval refuses "
-            + ("it too" if kind == "qrels" else run)
+            + ("it too" if kind == "qrels" else runs)
         )
 
 

@@ -122,7 +122,10 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
-        raise InputError(f"{name}:1: a UTF-8 byte-order mark, which trec_eval reads into the first query id; remove it")
+        raise InputError(
+            f"{name}:1: a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads into the first query id; "
+            "remove it"
+        )
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
     if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
