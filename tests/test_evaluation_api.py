@@ -160,6 +160,20 @@ def test_unsorted_ungrouped_run_same_as_sorted():
             np.testing.assert_allclose(a.values[0], b.values[0], rtol=1e-12)
 
 
+def test_a_gain_map_listing_a_negative_grade_gives_the_ideal_padding_no_gain():
+    # q's ideal has 3 grades >= 0 (2, 1, 0), s's one (1): in one batch, s's ideal row is padded to 3. A Measure made by
+    # hand may list grade -1; the padding must still gain nothing. By hand, ndcg@2 with the map {-1: 5} (unlisted
+    # grades gain themselves; z's grade -1 is unjudged in the run): q ranks d (unjudged), a (1): 1/log2(3) over
+    # 2 + 1/log2(3); s ranks x (1), z: 1 over 1.
+    qrels = pd.DataFrame(
+        {"query": list("qqqqss"), "doc": list("abcdxz"), "relevance": [1, 2, 0, -1, 1, -1]},
+    )
+    run = pd.DataFrame({"query": list("qqqss"), "doc": list("dabxz"), "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    values = evaluate(qrels, run, [Measure("m", 2, None, None, ((-1, 5.0),))]).values[0][0]
+    third = 1 / math.log2(3)
+    assert values.tolist() == pytest.approx([third / (2 + third), 1.0], abs=1e-15)
+
+
 def test_private_helpers_of_matching_and_scoring():
     # (were doctests) distinct values with their first positions; grades >= 0 descending per code, counted for small
     # integer grades and lexsorted for others; rows padded to a width; a mean over the defined values only.

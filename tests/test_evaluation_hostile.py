@@ -373,7 +373,10 @@ def test_interleaved_queries_from_a_file_fall_back_to_reading_it_whole(files):
         patch.setattr(evaluator, "query_blocks", lambda path, stream=None: iter(blocks))
         fallback = evaluate(files / "qrels", files / "mixed")
     np.testing.assert_array_equal(fallback.values[0], result.values[0])
-    assert any("query 'q1' appears again at" in note and "read whole into memory" in note for note in fallback.notes)
+    assert any(
+        "query 'q1' appears again at" in note and "the run was read whole into memory instead of in blocks" in note
+        for note in fallback.notes
+    )
 
 
 @pytest.mark.parametrize("pack", [lambda b: b, gzip.compress], ids=["plain", "gzip"])
@@ -439,7 +442,11 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("ndcg_cut.", r"no cut-offs listed \(trec_eval: 'improper measure'\); e.g. ndcg_cut.10,20 or ndcg_cut$"),
+        (
+            "ndcg_cut.",
+            r"no cut-offs listed \(trec_eval: 'improper measure'\); give them after the dot \(ndcg_cut.10,20\), or write "
+            r"ndcg_cut for its defaults$",
+        ),
         ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
         ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
         ("ndcg.1=3,1=5", r"grade 1 is given two gains"),

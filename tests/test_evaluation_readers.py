@@ -131,7 +131,7 @@ def test_svmlight_errors(tmp_path):
         read_svmlight(tmp_path / "bad.txt")
     (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
     (tmp_path / "pred.txt").write_text("0.5\n")
-    with pytest.raises(InputError, match="1 predictions for 2 data lines of .*: one per line, in order"):
+    with pytest.raises(InputError, match=r"1 prediction\(s\) for 2 data lines of .*: one per line, in order"):
         read_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
 
 

@@ -194,7 +194,8 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
     if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
         notes.append(
             f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
-            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); exact here"
+            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); the values here "
+            f"are exact"
         )
     for m in plan.measures:
         if not trec or m.gains is None:
@@ -296,8 +297,10 @@ def _run_parts(
                 return parts, columns.tag
         query = judgments.query_text(again[:1])[0]
         row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
-        where = columns.where(row)
-        notes.append(f"{name}: query {query!r} appears again at {where} after other queries; read whole into memory")
+        notes.append(
+            f"{name}: query {query!r} appears again at {columns.where(row)} after other queries; the run was read "
+            "whole into memory instead of in blocks of whole queries"
+        )
         del parts, part, columns  # evaluated again from the whole run: freed before it is read
         if stream is not None:  # the rest of the input joins what was read of it
             import shutil
@@ -388,8 +391,8 @@ def merge_parts(
                     f"{source}: query {judgments.query_text(np.array([code]))[0]!r}, which {name} does not rank, "
                     f"judges the document {PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; "
                     f"trec_eval -c ranks that document alone for such a query (its placeholder, trec_eval.c) and "
-                    f"scores it; here it scores 0: rename it, or leave such queries out (complete=False, "
-                    f"--answered-only)"
+                    f"scores the query by its grade; here the query scores 0: rename the document, or leave such "
+                    f"queries out (complete=False, --answered-only)"
                 )
     if codes.size == 0:  # none judged, or (ineligible) ranked and judged but nothing above grade 0
         what = "ranked query has a judgment above 0" if ineligible.size else "query has both a ranking and judgments"
@@ -402,10 +405,11 @@ def merge_parts(
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
         listed = _listed(judgments.query_text(codes[undefined]))
-        refused = f"which {conv.tool.split(' ')[0]} refuses: undefined (NaN), left out of the mean"
-        note(undefined.size, f"a single ranked document ({listed}), {refused}")
+        refused = f'which {conv.tool.split(" ")[0]} refuses ("only meaningful when there is more than 1 document")'
+        note(undefined.size, f"a single ranked document ({listed}), {refused}: undefined (NaN), left out of the mean")
     if conv.random_ties and tied:
-        note(tied, f"tied scores, which {conv.name} orders at random; the values are the expectation over those orders")
+        orders = "the values are the expectation over those orders (the tie average)"
+        note(tied, f"tied scores, which {conv.name} orders at random; {orders}")
     if unstable:
         note(
             unstable,

@@ -84,12 +84,14 @@ def frame_style(columns: Any) -> str:
 def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
+    # Each type's first position: a column may hold millions of values, of a few types.
+    first = {t: next(i for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
     shown: dict[str, str] = {}
-    for i, x in enumerate(values):
+    for i in sorted(first.values()):
+        x = values[i]
         kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
         kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
-        if kind not in shown:  # (formatted once per kind: a column may hold millions)
-            shown[kind] = f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})"
+        shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
         same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
         return InputError(

@@ -85,7 +85,8 @@ _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     if not params:
         raise ValueError(
-            f"measure {measure!r}: no cut-offs listed (trec_eval: 'improper measure'); e.g. ndcg_cut.10,20 or ndcg_cut"
+            f"measure {measure!r}: no cut-offs listed (trec_eval: 'improper measure'); give them after the dot "
+            f"(ndcg_cut.10,20), or write ndcg_cut for its defaults"
         )
     cutoffs = []
     for p in params.split(","):
@@ -238,7 +239,7 @@ class Convention:
     single_document : {"score", "undefined"}
         A one-document query: scored, or undefined (scikit-learn refuses it: NaN, named in a note, out of the mean).
     unstable_ties_from : int or None
-        Length from which the tool sorts ties unstably (ranx: 16; not reproduced: a note names such queries).
+        Length from which the tool sorts ties unstably (ranx: 16; not reproduced: a note counts such queries).
     random_ties : bool
         Ties broken at random (TF-Ranking): the preset gives the expectation (tie average); a note counts the queries.
     """

@@ -246,7 +246,7 @@ def _line_block(
     queries, docs, lines = [], [], []
     values: list[float | bytes] = []
     tag, run = None, kind == "run"
-    if kind == "run" and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
+    if run and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
         return _line_columns([], [], [], kind, name, []), block.removesuffix(b"\n").count(b"\n") + 1, None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
@@ -490,10 +490,11 @@ def svmlight_columns(path: PathLike) -> Columns:
     notes: tuple[str, ...] = ()
     if 0 < len(missing) < len(values):
         shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        notes = (
-            f"{name}: {len(missing)} of {len(values)} lines have no docid comment; their documents are named "
-            f"by their data line number (line {shown})",
-        )
+        if len(missing) == 1:
+            named = "lines has no docid comment; its document is named by its data line number"
+        else:
+            named = "lines have no docid comment; their documents are named by their data line number"
+        notes = (f"{name}: {len(missing)} of {len(values)} {named} (line {shown})",)
     return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 
@@ -509,7 +510,7 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
         lines.append(number)
     if len(scores) != len(qrels):
         raise InputError(
-            f"{name}: {len(scores)} predictions for {len(qrels)} data lines of {qrels.source}: one per line, in order"
+            f"{name}: {len(scores)} prediction(s) for {len(qrels)} data lines of {qrels.source}: one per line, in order"
         )
     value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
     return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))
