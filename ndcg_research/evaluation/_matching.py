@@ -405,8 +405,10 @@ def measure_values(
                 top = -np.sort(-top, axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
         zero, positive = idcg == 0, idcg > 0
-        # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
-        values[group] = np.where(zero, float(conv.zero_ideal == "one"), dcg / np.where(zero, 1.0, idcg))
         values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
+        # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
+        negative = ~zero & ~positive
+        values[group[negative]] = dcg[negative] / idcg[negative]
+        values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
         undefined[group] = zero
     return values, undefined
