@@ -171,10 +171,9 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     negative = conv.negative == "error" and value.min() < 0
     if negative or top is not None and value.max() > top:
         row = int(np.argmax(value < 0 if negative else value > top))
-        if negative:
-            what = "is negative, which the tool refuses"
-        else:
-            what = f"is above {top}, the largest grade the tool accepts"
+        what = (
+            "is negative, which the tool refuses" if negative else f"is above {top}, the largest grade the tool accepts"
+        )
         raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
     return columns
 
