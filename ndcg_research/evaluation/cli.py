@@ -1,7 +1,6 @@
 """The ``evaluate`` command, ``ndcg-research evaluate [options] QRELS RUN [RUN ...]``: a drop-in for trec_eval's nDCG
 measures (same options, same output bytes) with the package's gains, discounts and presets, and CSV/JSON output.
-Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage.
-"""
+Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ output), or under another tool's convention. Measures (-m, repeatable): trec_eva
 (ndcg, ndcg_cut, ndcg_cut.10,20, ndcg.1=3,2=9,4=4.5, runid, num_q) or specs of the
 package (ndcg@10, "ndcg@10(gain=exp2, discount='power(beta=0.5)')"). Default: -m ndcg.
 Run files are read in blocks of whole queries (memory bounded by the largest block); a
-run whose queries are interleaved is read whole instead. - as a file name reads standard input.
-"""
+run whose queries are interleaved is read whole instead. - as a file name reads standard input."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,9 +127,7 @@ def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str,
         help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file (relevance qid:Q "
         "features # docid = ID) and each RUN a model's predictions for it, one score per line",
     )
-    parser.add_argument(
-        "--quiet", action="store_true", help="do not print notes (queries left out or scored 0, ...) on standard error"
-    )
+    parser.add_argument("--quiet", action="store_true", help="no notes (queries left out or scored 0, ...) on stderr")
 
 
 def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
@@ -187,10 +183,9 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
             parsed = frozenset()  # a second list trec_eval never reads: refused below as asked twice
         seen, kept = first.setdefault(match[1], (spec, parsed))
         if parsed != kept:  # the same parameters written another way are the same
-            other = {
-                "ndcg_cut": "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K",
-                "ndcg": "give one gain map, or write another as ndcg(gains={grade: gain, ...})",
-            }[match[1]]
+            other = "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
+            if match[1] == "ndcg":
+                other = "give one gain map, or write another as ndcg(gains={grade: gain, ...})"
             raise ValueError(
                 f"-m {seen} and -m {spec} ask for trec_eval's {match[1]} twice with different parameters; trec_eval "
                 f"computes it once, with the parameters of the first -m that has any, and drops the other: {other}"
@@ -240,17 +235,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
-    """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
-    ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
+    """trec_eval's output, byte for byte (queries in ``strcmp`` order); ``ndcg=False`` (``-m runid`` alone): no nDCG."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
     order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if ndcg else []
     averaged = evaluation.averaged()
     lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
     for r, run in enumerate(evaluation.runs):
-        values = evaluation.values[r]
         if per_query:
-            for q, query in enumerate(evaluation.queries[r]):
-                lines.extend((measures[i].name, query, f"{values[i, q]:6.4f}") for i in order)
+            for query, values in zip(evaluation.queries[r], evaluation.values[r].T, strict=True):
+                lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for i in order)
         if summary:
             if runid:
                 lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
