@@ -60,19 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)",
     )
     parser.add_argument(
-        "-l",
-        "--level_for_rel",
-        type=int,
-        metavar="N",
-        help="accepted for trec_eval compatibility; nDCG does not use it",
+        "-l", "--level_for_rel", type=int, metavar="N", help="accepted for trec_eval compatibility; unused by nDCG"
     )
     parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
-        "--format",
-        default="trec",
-        choices=["trec", "csv", "json"],
-        help="output format (default trec: trec_eval's text)",
+        "--format", default="trec", choices=["trec", "csv", "json"], help="output format (default trec: trec_eval's)"
     )
     parser.set_defaults(run=run)
 
