@@ -1,7 +1,6 @@
 """The ``evaluate`` command, ``ndcg-research evaluate [options] QRELS RUN [RUN ...]``: a drop-in for trec_eval's nDCG
 measures (same options, same output bytes) with the package's gains, discounts and presets, and CSV/JSON output.
-Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage.
-"""
+Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ output), or under another tool's convention. Measures (-m, repeatable): trec_eva
 (ndcg, ndcg_cut, ndcg_cut.10,20, ndcg.1=3,2=9,4=4.5, runid, num_q) or specs of the
 package (ndcg@10, "ndcg@10(gain=exp2, discount='power(beta=0.5)')"). Default: -m ndcg.
 Run files are read in blocks of whole queries (memory bounded by the largest block); a
-run whose queries are interleaved is read whole instead. - as a file name reads standard input.
-"""
+run whose queries are interleaved is read whole instead. - as a file name reads standard input."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,26 +60,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)",
     )
     parser.add_argument(
-        "-l",
-        "--level_for_rel",
-        type=int,
-        metavar="N",
-        help="accepted for trec_eval compatibility; nDCG does not use it",
+        "-l", "--level_for_rel", type=int, metavar="N", help="accepted for trec_eval compatibility; unused by nDCG"
     )
     parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
-        "--format",
-        default="trec",
-        choices=["trec", "csv", "json"],
-        help="output format (default trec: trec_eval's text)",
+        "--format", default="trec", choices=["trec", "csv", "json"], help="output format (default trec: trec_eval's)"
     )
     parser.set_defaults(run=run)
 
 
 def add_convention_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--convention NAME`` (a preset's name or alias; a bad one is a usage error that lists the presets' names) and
-    ``-c`` / ``--answered-only``, what a judged query missing from a run counts (``args.complete``)."""
+    """``--convention`` (a bad name is a usage error) and ``-c`` / ``--answered-only`` (``args.complete``)."""
 
     def preset(text: str) -> str:
         if text in CONVENTIONS or text in ALIASES:
@@ -102,8 +92,7 @@ def add_convention_arguments(parser: argparse.ArgumentParser) -> None:
         dest="complete",
         action="store_true",
         default=None,
-        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
-        "and ranx conventions)",
+        help="a judged query missing from a run scores 0 (trec_eval -c; default of the trec_eval and ranx conventions)",
     )
     missing.add_argument(
         "--answered-only",
@@ -128,13 +117,10 @@ def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str,
         "--input",
         default="trec",
         choices=["trec", "svmlight"],
-        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file "
-        "(relevance qid:Q features # docid = ID) and each RUN a model's predictions for it, one "
-        "score per line",
+        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file (relevance qid:Q "
+        "features # docid = ID) and each RUN a model's predictions for it, one score per line",
     )
-    parser.add_argument(
-        "--quiet", action="store_true", help="do not print notes (queries left out or scored 0, ...) on standard error"
-    )
+    parser.add_argument("--quiet", action="store_true", help="no notes (queries left out or scored 0, ...) on stderr")
 
 
 def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
@@ -150,9 +136,8 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 
 
 def _keep_freed_memory() -> None:
-    """Let freed memory be reused instead of returned to the system (glibc only): settings of the whole process
-    (malloc's, and Arrow's default pool, which overrides ``ARROW_DEFAULT_MEMORY_POOL``) that the library never makes;
-    the ``evaluate`` command does (and so does a caller of ``ndcg_research.cli.main`` in its own process)."""
+    """Let freed memory be reused, not returned to the system (glibc only): process-wide settings that only the command
+    makes (in ``cli.main``'s caller too), malloc's and Arrow's default pool's (overriding ARROW_DEFAULT_MEMORY_POOL)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -179,8 +164,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
     specs = [m for m in requested if m not in ("runid", "num_q")]  # not nDCG: printed from the bookkeeping
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
-    for spec in specs:
-        match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
+    for spec in map(str.strip, specs):  # as parse_measures strips them
+        match = re.fullmatch(r"(ndcg|ndcg_cut)(\.[^()]*)?", spec)
         if not trec or match is None:
             continue
         try:
@@ -189,26 +174,21 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
             if "." not in first.get(match[1], ("",))[0]:  # trec_eval reads the first -m with parameters
                 raise
             parsed = frozenset()  # a second list trec_eval never reads: refused below as asked twice
-        seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
+        seen, kept = first.setdefault(match[1], (spec, parsed))
         if parsed != kept:  # the same parameters written another way are the same
-            other = {
-                "ndcg_cut": "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K",
-                "ndcg": "give one gain map, or write another as ndcg(gains={grade: gain, ...})",
-            }[match[1]]
+            other = "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
+            if match[1] == "ndcg":
+                other = "give one gain map, or write another as ndcg(gains={grade: gain, ...})"
             raise ValueError(
-                f"-m {seen} and -m {spec.strip()} ask for trec_eval's {match[1]} twice with different parameters; "
-                f"trec_eval computes it once, with the parameters of the first -m that has any, and drops the "
-                f"other: {other}"
+                f"-m {seen} and -m {spec} ask for trec_eval's {match[1]} twice with different parameters; trec_eval "
+                f"computes it once, with the parameters of the first -m that has any, and drops the other: {other}"
             )
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
     gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
     discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
-    for option, value, own in (
-        ("--gain", gain, lambda m: m.gain is not None or m.gains is not None),
-        ("--discount", discount, lambda m: m.discount is not None),
-    ):
-        clash = next((m for m in measures if value is not None and own(m)), None)
-        if clash is not None:  # one of the two would be ignored
+    for option, value, fields in (("--gain", gain, ("gain", "gains")), ("--discount", discount, ("discount",))):
+        clash = next((m for m in measures if any(getattr(m, f) is not None for f in fields)), None)
+        if value is not None and clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
     return measures, "runid" in requested or len(args.runs) > 1, "num_q" in requested, bool(specs)
@@ -220,14 +200,13 @@ def run(args: argparse.Namespace) -> int:
     from ._sources import STDIN, InputError
 
     _keep_freed_memory()
-    for path in args.runs:
-        if path.startswith("-") and path != STDIN:  # get_trec_results.c
-            return fail(
-                "evaluate",
-                f"run file {path!r}: trec_eval reads standard input for any run name that begins with '-', not "
-                f"the file; write ./{path} to read the file",
-            )
     try:
+        for path in args.runs:
+            if path.startswith("-") and path != STDIN:  # get_trec_results.c
+                raise ValueError(
+                    f"run file {path!r}: trec_eval reads standard input for any run name that begins with '-', not "
+                    f"the file; write ./{path} to read the file"
+                )
         measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         result = evaluate(
@@ -249,25 +228,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
-    """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
-    ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
+    """trec_eval's output, byte for byte (queries in ``strcmp`` order); ``ndcg=False`` (``-m runid`` alone): no nDCG."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
     order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if ndcg else []
-    names = [measures[i].name for i in order]
     averaged = evaluation.averaged()
     lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
     for r, run in enumerate(evaluation.runs):
-        values = evaluation.values[r][order]
         if per_query:
-            for q, query in enumerate(evaluation.queries[r]):
-                lines.extend((name, query, f"{values[j, q]:6.4f}") for j, name in enumerate(names))
+            for query, values in zip(evaluation.queries[r], evaluation.values[r].T, strict=True):
+                lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for i in order)
         if summary:
             if runid:
                 lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
             if num_q:
                 lines.append(("num_q", "all", averaged[r]))
-            means = evaluation.mean_values[r][order]
-            lines.extend((name, "all", f"{value:6.4f}") for name, value in zip(names, means, strict=True))
+            lines.extend((measures[i].name, "all", f"{evaluation.mean_values[r][i]:6.4f}") for i in order)
     return "".join(f"{name:<22}\t{query}\t{value}\n" for name, query, value in lines)
 
 
@@ -288,16 +263,14 @@ def csv_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -
 
 
 def json_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
-    """JSON (:func:`strict_json`): the convention, per run its tag, ``num_q``, means (not with ``-n``) and (``-q``)
-    per-query values."""
+    """JSON (:func:`strict_json`): the convention, then per run its tag, ``num_q``, means and per-query values."""
     runs = []
     averaged = evaluation.averaged()
     names = [m.name for m in evaluation.measures]
     for r, run in enumerate(evaluation.runs):
-        means = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
         entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r]}
         if summary:
-            entry["means"] = means
+            entry["means"] = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
         if per_query:
             entry["per_query"] = {
                 query: dict(zip(names, map(json_value, evaluation.values[r][:, q]), strict=True))
