@@ -52,10 +52,7 @@ class Columns:
     def where(self, row: int) -> str:
         """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages."""
         if self.source == "dict":  # named as its other messages name it: by query and document
-            query, doc = (
-                v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v
-                for v in (self.query[row].as_py(), self.doc[row].as_py())
-            )
+            query, doc = (binary_ids(a)[row].as_py().decode("utf-8", "surrogateescape") for a in (self.query, self.doc))
             return f"{self.kind} dict: query {query!r}, document {doc!r}"
         if self.source == "DataFrame":
             return row_label(f"{self.kind} DataFrame", self.lines, row)
@@ -153,8 +150,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """A numeric Arrow array as numpy, nulls as ``missing`` (``to_numpy``, ``fill_null`` import pandas: 0.3 s)."""
     if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
-    dtype = np.dtype(array.type.to_pandas_dtype())
-    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    values = np.frombuffer(array.buffers()[1], array.type.to_pandas_dtype())[array.offset : array.offset + len(array)]
     return values if not array.null_count else np.where(flags(array, 0), values, missing)
 
 
