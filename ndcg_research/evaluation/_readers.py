@@ -65,14 +65,14 @@ class Columns:
         return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
 
     def __getitem__(self, rows: slice) -> "Columns":
-        """Rows ``rows`` (a slice without step: Arrow slices and numpy views, no copy)."""
+        """The rows of a slice without step (Arrow slices and numpy views: no copy)."""
         return replace(
             self,
             query=self.query[rows],
             doc=self.doc[rows],
             value=self.value[rows],
             lines=None if self.lines is None else self.lines[rows],
-            first_line=self.first_line + (rows.start or 0),
+            first_line=self.first_line + rows.indices(len(self))[0],
             fraction=None,
         )
 
@@ -422,7 +422,7 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 def svmlight_columns(path: PathLike) -> Columns:
     """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (no docid: named by line
-    number, zero-padded); as the learning-to-rank tools, a query per run of lines with one qid (an integer)."""
+    number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank tools read it."""
     rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
