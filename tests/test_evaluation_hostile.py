@@ -184,7 +184,7 @@ def test_a_hash_inside_an_id_stays_on_the_fast_path_and_a_comment_does_not():
     [
         (
             b"\xef\xbb\xbfq1 0 a 1\n",
-            r"qrels:1: a UTF-8 byte-order mark \(bytes EF BB BF\), which trec_eval reads into the first query id; remove it",
+            r"qrels:1: a UTF-8 byte-order mark \(EF BB BF\), which trec_eval reads into the first query id; remove it",
         ),
         (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
         # get_qrels.c reads a \r inside a line as a blank between fields (isspace): the message says so
@@ -345,7 +345,10 @@ def test_truncated_or_unreadable_compressed_input_names_the_file(files, capfdbin
         )
     (files / "run.zst").write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 20)
     status, _, err = cli(capfdbinary, "evaluate", files / "qrels", files / "run.zst")
-    assert status == 1 and f"{files / 'run.zst'}: holds zstd-compressed data, which is not read here" in err
+    assert (
+        status == 1
+        and f"{files / 'run.zst'}: holds zstd-compressed data, not read here: decompress it (zstd -d)" in err
+    )
 
 
 def test_dash_reads_standard_input(files):
@@ -367,7 +370,7 @@ def test_interleaved_queries_from_a_file_fall_back_to_reading_it_whole(files):
     result = evaluate(files / "qrels", files / "mixed")
     np.testing.assert_array_equal(result.values[0], evaluate(files / "qrels", files / "run").values[0])
     # (a file this small is one block: whole queries; the fallback shows on blocks of one line)
-    blocks = [read_whole(files / "mixed", "run").slice(i, i + 1) for i in range(3)]
+    blocks = [read_whole(files / "mixed", "run")[i : i + 1] for i in range(3)]
     evaluator = sys.modules["ndcg_research.evaluation._evaluator"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(evaluator, "query_blocks", lambda path, stream=None: iter(blocks))

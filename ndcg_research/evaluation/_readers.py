@@ -1,6 +1,5 @@
-"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`, read
-as trec_eval 10.0 reads them (the guide "Evaluating run files"): a line it would read otherwise is refused with its
-file and line. Regular blocks go to pyarrow's CSV reader, other lines one by one (the two agree on random files)."""
+"""TREC qrels and run files, SVMlight/LETOR files into :class:`Columns` as trec_eval 10.0 reads them, else refused
+by file and line (the guide "Evaluating run files"); pyarrow reads regular blocks, the others go line by line."""
 
 import itertools
 import math
@@ -53,10 +52,7 @@ class Columns:
     def where(self, row: int) -> str:
         """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages."""
         if self.source == "dict":  # named as its other messages name it: by query and document
-            query, doc = (
-                v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v
-                for v in (self.query[row].as_py(), self.doc[row].as_py())
-            )
+            query, doc = (binary_ids(a)[row].as_py().decode("utf-8", "surrogateescape") for a in (self.query, self.doc))
             return f"{self.kind} dict: query {query!r}, document {doc!r}"
         if self.source == "DataFrame":
             return row_label(f"{self.kind} DataFrame", self.lines, row)
@@ -68,16 +64,15 @@ class Columns:
             return self.lines
         return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
 
-    def slice(self, start: int, stop: int | None = None) -> "Columns":
-        """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
-        stop = len(self) if stop is None else stop
+    def __getitem__(self, rows: slice) -> "Columns":
+        """The rows of a slice without step (Arrow slices and numpy views: no copy)."""
         return replace(
             self,
-            query=self.query.slice(start, stop - start),
-            doc=self.doc.slice(start, stop - start),
-            value=self.value[start:stop],
-            lines=None if self.lines is None else self.lines[start:stop],
-            first_line=self.first_line + start,
+            query=self.query[rows],
+            doc=self.doc[rows],
+            value=self.value[rows],
+            lines=None if self.lines is None else self.lines[rows],
+            first_line=self.first_line + rows.indices(len(self))[0],
             fraction=None,
         )
 
@@ -85,9 +80,7 @@ class Columns:
     def concat(parts: Sequence["Columns"]) -> "Columns":
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
         offsets = itertools.accumulate((len(p) for p in parts), initial=0)
-        fraction = next(
-            ((o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction), None
-        )
+        fractions = [(o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction]
         contiguous = all(p.lines is None for p in parts) and all(
             b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )
@@ -98,7 +91,7 @@ class Columns:
             value=np.concatenate([p.value for p in parts]),  # float64 if a part's grades are (one has a fraction)
             tag=parts[-1].tag,
             lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
-            fraction=fraction,
+            fraction=fractions[0] if fractions else None,
         )
 
 
@@ -154,12 +147,10 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """A numeric Arrow array as numpy, nulls as ``missing``, from its buffers: ``Array.to_numpy`` and ``fill_null``
-    would import pandas (a third of a second at the start)."""
+    """A numeric Arrow array as numpy, nulls as ``missing`` (``to_numpy``, ``fill_null`` import pandas: 0.3 s)."""
     if isinstance(array, pa.ChunkedArray):  # (never without chunks here)
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
-    dtype = np.dtype(array.type.to_pandas_dtype())
-    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    values = np.frombuffer(array.buffers()[1], array.type.to_pandas_dtype())[array.offset : array.offset + len(array)]
     return values if not array.null_count else np.where(flags(array, 0), values, missing)
 
 
@@ -188,25 +179,22 @@ def quoted(raw: bytes, limit: int = 60) -> str:
 
 def parse_score(text: bytes, where: str) -> float:
     """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads."""
-    if _SCORE.fullmatch(text) is None:
-        match = _STRTOD.match(text)
-        if match is None:  # atof reads nothing: 0
-            raise InputError(f"{where}: score {quoted(text)} is not a number")
-        read = match.group().decode()
-        try:
-            value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
-        except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
-            value = -math.inf if read.startswith("-") else math.inf
-        read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)  # 2, 0.5, nan, inf
-        rest = " and ignores the rest" if match.end() < len(text) else ""
-        what = "is not a number" if rest else "is not a finite number"
-        if match.group("hex") and not rest:
-            what = "is a hexadecimal number, which most tools do not read: write it in decimal"
-        raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
-    value = float(text)
-    if not np.isfinite(value):
-        raise InputError(f"{where}: score {quoted(text)} is not finite (beyond the float64 range)")
-    return value
+    if _SCORE.fullmatch(text) and math.isfinite(value := float(text)):
+        return value
+    match = _STRTOD.match(text)
+    if match is None:  # atof reads nothing: 0
+        raise InputError(f"{where}: score {quoted(text)} is not a number")
+    read = match.group().decode()
+    try:
+        value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
+    except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
+        value = -math.inf if read.startswith("-") else math.inf
+    read = str(int(value)) if value.is_integer() else repr(value)  # 2, 0.5, nan, inf
+    rest = " and ignores the rest" if match.end() < len(text) else ""
+    what = "is not a number" if rest else "is not a finite number"  # (inf, nan, a decimal beyond float64)
+    if match.group("hex") and not rest:
+        what = "is a hexadecimal number, which most tools do not read: write it in decimal"
+    raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
 
 
 def parse_grade(text: bytes, where: str) -> int | bytes:
@@ -287,11 +275,9 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
         value = numbers(kernel("cast", array, options=CastOptions.safe(pa.int64())))
     except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
         return None
-    for chunk in array.chunks:
-        offsets, data = _binary_parts(chunk)
-        if np.any(data[offsets[0] : offsets[-1]] | 0x20 == ord("x")):
-            return None  # hexadecimal: refused line by line
-    return None if value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # too large: refused too
+    offsets, data = _binary_parts(binary_ids(array))
+    hexadecimal = np.any(data[offsets[0] : offsets[-1]] | 0x20 == ord("x"))
+    return None if hexadecimal or value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE else value  # (or too large)
 
 
 _BLANKS = bytes.maketrans(b"\t\x0b\x0c", b"   ")
@@ -315,13 +301,11 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[
     mixed = tab and b" " in block or b"\x0b" in block or b"\x0c" in block
     parsed = None if mixed else _arrow_table(block, kind, name, first_line, "\t" if tab else " ")
     if parsed is None and (spaced := _single_spaced(block)) != block:
-        return _arrow_table(spaced, kind, name, first_line, " ")
-    return parsed
+        parsed = _arrow_table(spaced, kind, name, first_line, " ")
+    return None if parsed is None else (parsed, len(parsed), None)
 
 
-def _arrow_table(
-    block: bytes, kind: Kind, name: str, first_line: int, delimiter: str
-) -> tuple[Columns, int, None] | None:
+def _arrow_table(block: bytes, kind: Kind, name: str, first_line: int, delimiter: str) -> Columns | None:
     """:func:`_arrow_block`'s parse of a block whose fields are separated by single ``delimiter`` characters."""
     names = _FIELDS[kind]
     # A run's ids plain: the evaluation hashes them on the thread that is not reading (dictionaries cost the reading
@@ -339,28 +323,25 @@ def _arrow_table(
         return None
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one; a line whose first field
     # starts with '#' is a comment (its rules are the line reader's), a '#' in another field is data.
-    comments = b"#" in block
     for column in (column for column in names if column != "value"):
         array = table.column(column)
         ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else array.chunks
         if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
         firsts = (data[offsets[:-1]] for offsets, data in map(_binary_parts, ids))  # each id's first byte
-        if comments and column == "query" and any(np.any(first == ord("#")) for first in firsts):
+        if column == "query" and b"#" in block and any(np.any(first == ord("#")) for first in firsts):
             return None
     value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
     if value is None or (kind == "run" and not np.all(np.isfinite(value))):
         return None
     tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if kind == "run" else None
-    columns = Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
-    return columns, len(columns), None
+    return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
 
 
 def _binary_parts(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """A binary array's offsets (one per id, then its end) and its bytes, from the buffers (no copy)."""
     offsets = np.frombuffer(ids.buffers()[1], dtype=np.int32)[ids.offset : ids.offset + len(ids) + 1]
-    data = ids.buffers()[2]  # (missing in an empty array)
-    return offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
+    return offsets, np.frombuffer(ids.buffers()[2] or b"", dtype=np.uint8)  # (no data buffer in an empty array)
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
@@ -412,8 +393,8 @@ def query_blocks(
             waiting.append(columns)  # a query longer than a block goes on
             continue
         if cut or waiting:
-            yield Columns.concat([*waiting, columns.slice(0, cut)] if cut else waiting)
-        waiting = [columns.slice(cut) if cut else columns]
+            yield Columns.concat([*waiting, columns[:cut]] if cut else waiting)
+        waiting = [columns[cut:] if cut else columns]
     if waiting:
         yield Columns.concat(waiting)
 
@@ -440,9 +421,8 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (documents unnamed: by
-    line number, zero-padded). The learning-to-rank tools make a query of each run of lines with one qid, read as an
-    integer: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (no docid: named by line
+    number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank tools read it."""
     rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
@@ -480,8 +460,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     # equal to another line's number) would be one document here, where the learning-to-rank tools see two.
     first_line: dict[tuple[bytes, bytes], int] = {}
     for qid, doc, number, docid in zip(queries, docs, lines, docids, strict=True):
-        earlier = first_line.setdefault((qid, doc), number)
-        if earlier != number:
+        if (earlier := first_line.setdefault((qid, doc), number)) != number:
             how = "by its docid" if docid is not None else "by its data line number, having no docid"
             raise InputError(
                 f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} is "

@@ -1,5 +1,4 @@
-"""Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or
-standard input. A damaged stream, a byte-order mark, a lone \\r and a NUL are refused (trec_eval would read them)."""
+"""Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or stdin."""
 
 from __future__ import annotations
 
@@ -84,7 +83,6 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     """Open ``path`` (``"-"``: standard input), decompressing data recognised by content; ``what`` names it if
     missing. ``stream``: bytes to read instead of ``path``'s, named as ``path`` (standard input's recording)."""
     path = os.fspath(path)
-    name = describe(path)
     with contextlib.ExitStack() as opened:  # closes what it opens: not ``stream``, nor standard input
         if stream is None and path == STDIN:
             stream = sys.stdin.buffer
@@ -98,10 +96,10 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
         fmt, module, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
         if fmt is not None and module is None:
-            raise InputError(f"{name}: holds {fmt}-compressed data, which is not read here: decompress it ({command})")
+            raise InputError(f"{describe(path)}: holds {fmt}-compressed data, not read here: decompress it ({command})")
         if module is not None:
             stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
-        yield Source(name, stream, fmt)
+        yield Source(describe(path), stream, fmt)
 
 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
@@ -123,16 +121,14 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
         raise InputError(
-            f"{name}:1: a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads into the first query id; "
-            "remove it"
+            f"{name}:1: a UTF-8 byte-order mark (EF BB BF), which trec_eval reads into the first query id; remove it"
         )
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
     if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
-            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
-            f"fields (\\r line ends make one long line); this reader refuses it rather than guess: use \\n line ends, "
-            f"or remove it"
+            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank (\\r line "
+            f"ends make one long line); this reader refuses it rather than guess: use \\n line ends or remove it"
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
