@@ -19,7 +19,6 @@ from ._readers import (
     MAX_GRADE,
     CastOptions,
     Columns,
-    InputError,
     Kind,
     PathLike,
     binary_ids,
@@ -30,7 +29,7 @@ from ._readers import (
     row_label,
     svmlight_columns,
 )
-from ._sources import STDIN, describe
+from ._sources import STDIN, InputError, describe
 
 if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
     import pandas as pd
@@ -82,10 +81,9 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     # Each type's first position: a column may hold millions of values, of a few types.
-    first = {t: next(i for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
+    first = {t: next((i, x) for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
     shown: dict[str, str] = {}
-    for i in sorted(first.values()):
-        x = values[i]
+    for i, x in sorted(first.values()):  # (by position: no two are equal)
         kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
         kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
         shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
@@ -305,13 +303,11 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
 
 def _identity(run: Any) -> Any:
     """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
-    if not is_path(run):
-        return id(run)  # a table by itself
     with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
-        if os.fspath(run) != STDIN:  # not a file named "-"
+        if is_path(run) and os.fspath(run) != STDIN:  # (not a file named "-")
             status = os.stat(run)
             return (status.st_dev, status.st_ino)
-    return os.fspath(run)
+    return os.fspath(run) if is_path(run) else id(run)  # a table by itself
 
 
 def _check_run(run: Any, name: str) -> None:
@@ -326,7 +322,6 @@ def _check_run(run: Any, name: str) -> None:
 
 def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
-    import pandas as pd
 
     def text(array: pa.ChunkedArray, what: str) -> pa.Array:
         ids = binary_ids(array)
@@ -340,7 +335,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
     frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
-    frame.index = pd.Index(columns.line_numbers(), name="line")
+    frame = frame.set_axis(columns.line_numbers()).rename_axis("line")
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
@@ -380,7 +375,7 @@ def read_qrels(path: PathLike) -> Any:
 
 
 def read_run(path: PathLike) -> Any:
-    """Read a TREC run file into a DataFrame with columns ``query, doc, score``.
+    """Read a TREC run file into a DataFrame with columns ``query, doc, score`` (no rank: trec_eval ranks by score).
 
     Parameters
     ----------
@@ -391,7 +386,6 @@ def read_run(path: PathLike) -> Any:
     -------
     pandas.DataFrame
         The index is the line number; ``attrs["run"]`` is the tag of the last line, ``attrs["source"]`` the path.
-        The rank column is not kept (trec_eval ranks by score).
 
     Raises
     ------
