@@ -788,7 +788,7 @@ def test_a_huge_dict_grade_is_refused_with_the_limit_not_advice_that_fails_too(g
 def test_read_qrels_names_the_line_and_id_that_is_not_utf8(tmp_path, qrels, shown):
     # The message named the file only ("ids must be UTF-8 text to go into a DataFrame").
     (tmp_path / "qrels").write_bytes(qrels)
-    with pytest.raises(InputError, match=shown):
+    with pytest.raises(InputError, match=shown + ", as a DataFrame needs; evaluate the file$"):
         read_qrels(tmp_path / "qrels")
 
 

@@ -492,7 +492,9 @@ def test_two_frames_with_the_same_tag_are_both_evaluated_or_named_clearly(tmp_pa
     with pytest.raises(ValueError, match=r"runs\[1\]: run 'bm25' is given twice \(as runs\[0\] too\)"):
         evaluate(_qrels(), [first, first])
     # In a mapping, names are text: the keys 1 and "1" would give two runs one name, and the second would hide.
-    with pytest.raises(ValueError, match=r"runs\[1\] and runs\['1'\] would both be named '1' \(run names are text\)"):
+    with pytest.raises(
+        ValueError, match=r"runs\[1\] and runs\['1'\] would both be named '1' \(names are text\); rename one"
+    ):
         evaluate(_qrels(), {1: first, "1": second})
 
 

@@ -1,6 +1,5 @@
-"""Tables in and out of the evaluator: DataFrames in the package's, PyTerrier's or ir_measures' columns (a PyTerrier
-run's ``query`` column, the query's text, is not read), ranx objects, pytrec_eval dicts, Dask DataFrames (runs,
-partition by partition); ids compared as text. The naming of runs (:func:`run_names`, :func:`named_runs`)."""
+"""Tables in and out of the evaluator: DataFrames in the package's, PyTerrier's or ir_measures' columns, ranx objects,
+pytrec_eval dicts, Dask DataFrames (runs, partition by partition); ids compared as text. The naming of runs."""
 
 import contextlib
 import functools
@@ -8,7 +7,6 @@ import os
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +19,6 @@ from ._readers import (
     MAX_GRADE,
     CastOptions,
     Columns,
-    InputError,
     Kind,
     PathLike,
     binary_ids,
@@ -32,7 +29,7 @@ from ._readers import (
     row_label,
     svmlight_columns,
 )
-from ._sources import STDIN, describe
+from ._sources import STDIN, InputError, describe
 
 if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
     import pandas as pd
@@ -40,7 +37,7 @@ if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
 #: Column names per table style: (query, document, grade columns accepted, score).
 STYLES: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "": ("query", "doc", ("relevance",), "score"),
-    "PyTerrier's": ("qid", "docno", ("label", "relevance"), "score"),
+    "PyTerrier's": ("qid", "docno", ("label", "relevance"), "score"),  # (its "query", the query's text, is not read)
     "ir_measures'": ("query_id", "doc_id", ("relevance",), "score"),
 }
 
@@ -66,8 +63,7 @@ def is_nested_dict(value: Any) -> bool:
     """Whether ``value`` is a pytrec_eval dict ``{query: {document: number}}`` (not a mapping of runs)."""
     if not isinstance(value, Mapping) or not value or not all(isinstance(v, Mapping) for v in value.values()):
         return False
-    # A query may map to no document (nothing retrieved); the first one that does tells the shape. If none does,
-    # it is a run that retrieved nothing (no run can be an empty dict).
+    # The first query that maps to documents tells the shape; if none does, a run retrieved nothing (no run is {}).
     return not any(isinstance(x, Mapping) for x in next((v for v in value.values() if v), {}).values())
 
 
@@ -85,10 +81,9 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     # Each type's first position: a column may hold millions of values, of a few types.
-    first = {t: next(i for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
+    first = {t: next((i, x) for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
     shown: dict[str, str] = {}
-    for i in sorted(first.values()):
-        x = values[i]
+    for i, x in sorted(first.values()):  # (by position: no two are equal)
         kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
         kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
         shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
@@ -116,7 +111,7 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
             ids = pa.chunked_array([pa.array(values, type=arrow_type)])
             break
     else:
-        if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) for x in values):
+        if any(issubclass(t, (bool, np.bool_)) or not issubclass(t, (int, np.integer)) for t in present):
             raise _kinds_error(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
@@ -125,15 +120,14 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     return ids
 
 
-def _id_array(series: "pd.Series", column: str, where: Any, frame: str, unit: str = "position") -> pa.ChunkedArray:
-    """The ids of a column of the ``frame`` ("run DataFrame"), checked; ``unit`` names a position in messages."""
+def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
+    """The ids of a DataFrame column (``label``: "run DataFrame column 'doc'"), checked; ``unit`` names a position."""
     missing = series.isna().to_numpy()
     if missing.any():
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
-    label = f"{frame} column {column!r}"
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(
-            series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", frame, "category"
+            series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", label, "category"
         )
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
     if series.dtype.kind in "fb":  # a float or boolean column: named by its first value
@@ -148,13 +142,12 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
-    if dtype.kind != "f" and hasattr(series, "isna") and series.isna().any():  # <NA> in an Int64 column
-        raise InputError(f"{where(int(np.flatnonzero(series.isna().to_numpy())[0]))}: {column} is missing")
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
     bad = ~np.isfinite(raw)
-    if bad.any():
+    if bad.any():  # in an integer column (Int64), only a missing value (<NA>, here NaN)
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{where(i)}: {column} must be finite, got {float(raw[i])!r}")
+        problem = "is missing" if dtype.kind in "iu" else f"must be finite, got {float(raw[i])!r}"
+        raise InputError(f"{where(i)}: {column} {problem}")
     # An integer column's own values (uint64 beyond 2^63 too), to show and to compare with their float64.
     exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64) if dtype.kind in "iu" else None
     shown = raw if exact is None else exact
@@ -177,14 +170,15 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
     return raw.astype(np.int64), None
 
 
-def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
+def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", tag: str | None = None) -> Columns:
     """pytrec_eval's ``{query: {document: value}}`` as Columns (a Python loop over queries: the dict is Python's)."""
     what = "grades" if kind == "qrels" else "scores"
     for query, ranked in table.items():
         if not isinstance(ranked, Mapping):
             raise InputError(f"{kind} dict: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
-    queries = list(chain.from_iterable(repeat(query, len(ranked)) for query, ranked in table.items()))
-    docs = list(chain.from_iterable(table.values()))
+    # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
+    queries = np.fromiter(chain.from_iterable(repeat(query, len(ranked)) for query, ranked in table.items()), object)
+    docs = np.fromiter(chain.from_iterable(table.values()), object)
     values = list(chain.from_iterable(ranked.values() for ranked in table.values()))
     if not values:
         raise InputError(f"{kind} dict is empty" if not table else f"{kind} dict: every query maps to an empty dict")
@@ -204,24 +198,18 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
-    # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
-    query_ids, doc_ids = (
-        _object_ids(
-            np.fromiter(ids, dtype=object, count=len(ids)), column, where, f"{kind} dict (its {noun} ids)", "entry"
-        )
-        for ids, column, noun in ((queries, "query", "query"), (docs, "doc", "document"))
-    )
-    return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
+    query_ids = _object_ids(queries, "query", where, f"{kind} dict (its query ids)", "entry")
+    doc_ids = _object_ids(docs, "doc", where, f"{kind} dict (its document ids)", "entry")
+    return Columns(query_ids, doc_ids, value, kind, source, tag, fraction=fraction)
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns; a
-    DataFrame's rows named by index label (by position where labels repeat), its tag ``attrs["run"]``."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_ranx(table):
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
-        return replace(_dict_columns(table.to_dict(), kind), source=source, tag=tag, lines=None)
+        return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
         return _dict_columns(table, kind)
     style = frame_style(table.columns)
@@ -242,7 +230,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     labels = np.asarray(table.index) if table.index.is_unique else None
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
-    query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame") for c in (query, doc))
+    query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame column {c!r}") for c in (query, doc))
     return Columns(query_ids, doc_ids, values, kind, "DataFrame", table.attrs.get("run"), labels, fraction=fraction)
 
 
@@ -257,8 +245,7 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
     if is_path(run) or isinstance(run, Columns):  # Columns: a model's predictions read by the command line (SVMlight)
         path = run.source if isinstance(run, Columns) else os.fspath(run)
         return _file_name(describe(path)), path
-    attrs = getattr(run, "attrs", None)  # a DataFrame's (a ranx object has none)
-    attrs = attrs if isinstance(attrs, Mapping) else {}
+    attrs = run.attrs if isinstance(getattr(run, "attrs", None), Mapping) else {}  # a DataFrame's (not ranx's)
     tag = (getattr(run, "name", None) or None) if is_ranx(run) else attrs.get("run")
     return (f"run{position + 1}" if tag is None else str(tag)), attrs.get("source")
 
@@ -279,8 +266,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)
-    pairs; two runs of one name are refused, saying whether one run was given twice or how to name them."""
+    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)."""
     if isinstance(runs, (list, tuple, Mapping)) and not runs:
         shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
         raise ValueError(f"runs must hold at least one run, got an empty {shown}")
@@ -292,8 +278,7 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
             label = keys.setdefault(str(key), key)
             if label is not key:  # 1 and "1": the results would hold two runs of one name
                 raise ValueError(
-                    f"runs[{label!r}] and runs[{key!r}] would both be named {str(key)!r} (run names are text); "
-                    f"give them different names"
+                    f"runs[{label!r}] and runs[{key!r}] would both be named {str(key)!r} (names are text); rename one"
                 )
         return [(str(key), list(run) if isinstance(run, (list, tuple)) else run) for key, run in runs.items()]
     many = isinstance(runs, (list, tuple))  # else one run, named "runs" in messages
@@ -318,13 +303,11 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
 
 def _identity(run: Any) -> Any:
     """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
-    if not is_path(run):
-        return id(run)  # a table by itself
     with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
-        if os.fspath(run) != STDIN:  # not a file named "-"
+        if is_path(run) and os.fspath(run) != STDIN:  # (not a file named "-")
             status = os.stat(run)
             return (status.st_dev, status.st_ino)
-    return os.fspath(run)
+    return os.fspath(run) if is_path(run) else id(run)  # a table by itself
 
 
 def _check_run(run: Any, name: str) -> None:
@@ -339,7 +322,6 @@ def _check_run(run: Any, name: str) -> None:
 
 def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
-    import pandas as pd
 
     def text(array: pa.ChunkedArray, what: str) -> pa.Array:
         ids = binary_ids(array)
@@ -348,13 +330,12 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
-                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file "
-                "itself (evaluate keeps the bytes)"
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
     frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
-    frame.index = pd.Index(columns.line_numbers(), name="line")
+    frame = frame.set_axis(columns.line_numbers()).rename_axis("line")
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
@@ -394,7 +375,7 @@ def read_qrels(path: PathLike) -> Any:
 
 
 def read_run(path: PathLike) -> Any:
-    """Read a TREC run file into a DataFrame with columns ``query, doc, score``.
+    """Read a TREC run file into a DataFrame with columns ``query, doc, score`` (no rank: trec_eval ranks by score).
 
     Parameters
     ----------
@@ -405,7 +386,6 @@ def read_run(path: PathLike) -> Any:
     -------
     pandas.DataFrame
         The index is the line number; ``attrs["run"]`` is the tag of the last line, ``attrs["source"]`` the path.
-        The rank column is not kept (trec_eval ranks by score).
 
     Raises
     ------
