@@ -214,10 +214,8 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        grade, judged, negative, score, row = (
-            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
-        )
-        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
+        per_document = (a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row))
+        return Ranked(*per_document, self.codes, np.cumsum(lengths) - lengths, lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -325,9 +323,7 @@ def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> 
     return ranked
 
 
-def padded(
-    values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
-) -> np.ndarray:
+def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
     out = np.full((starts.size, width), fill, dtype=values.dtype)
     lengths = np.minimum(lengths, width)
@@ -396,18 +392,16 @@ def measure_values(
                 ideal_count = judgments.ideal_count[codes]
             ideal_width = int(max(ideal_count.max(), 1))
             top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, 0)
-            top = _gains(measure, gain, top, None, judgments.qrels.source)
+            # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
+            # grade 0 (any grade a Measure's map may list): zeroed as unjudged, before sorting.
+            real = None if measure.gains is None else np.arange(ideal_width) < ideal_count[:, None]
+            top = _gains(measure, gain, top, real, judgments.qrels.source)
             if measure.gains is not None:
-                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
-                # like grade 0 (any grade a Measure's map may list): zeroed before sorting.
-                top = np.maximum(top, 0.0)
-                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
-                top = -np.sort(-top, axis=1)
+                top = -np.sort(-np.maximum(top, 0.0), axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
-        zero, positive = idcg == 0, idcg > 0
+        zero, positive, negative = idcg == 0, idcg > 0, idcg < 0  # (finite: rowwise_discounted_sum refuses others)
         values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
-        negative = ~zero & ~positive
         values[group[negative]] = dcg[negative] / idcg[negative]
         values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
         undefined[group] = zero
