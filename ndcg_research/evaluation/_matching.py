@@ -214,8 +214,8 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        per_document = (a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row))
-        return Ranked(*per_document, self.codes, np.cumsum(lengths) - lengths, lengths)
+        per_document = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
+        return replace(self, **per_document, starts=np.cumsum(lengths) - lengths, lengths=lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -259,16 +259,14 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
-    order = np.argsort(judged_keys, kind="stable")
-    sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
-    keys = ranked_query[hits] * n_ids + run_doc[hits]
-    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
-    found = sorted_keys[at] == keys
+    keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])  # looked up among the judged keys (unique: checked)
+    at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
+    found = at >= 0
     hits, at = hits[found], at[found]
-    matched = judgments.grade[positions[order[at]]]
+    matched = judgments.grade[positions[at]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)

@@ -374,8 +374,7 @@ def get_convention(convention: str | Convention) -> Convention:
     Parameters
     ----------
     convention : str or Convention
-        A preset's name (a key of ``nr.evaluation.CONVENTIONS``) or one of its other names
-        (``ALIASES``).
+        A preset's name (a key of ``nr.evaluation.CONVENTIONS``) or one of its other names (``ALIASES``).
 
     Returns
     -------
