@@ -263,7 +263,8 @@ def rank_part(
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
     keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])  # looked up among the judged keys (unique: checked)
     at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
-    hits, at = hits[at >= 0], at[at >= 0]
+    found = at >= 0
+    hits, at = hits[found], at[found]
     matched = judgments.grade[positions[at]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
@@ -356,13 +357,12 @@ def measure_values(
     k = measure.k if measure.k is not None else conv.truncation
     k = 2**62 if k is None else min(k, 2**62)  # no cut-off: one beyond every list (below int64's limit for numpy)
     gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
-    lengths = ranked.lengths
-    longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
+    longest = np.maximum(ranked.lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else 0)
     widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
-    values, undefined = np.zeros(lengths.size), np.zeros(lengths.size, dtype=bool)
+    values, undefined = np.zeros(ranked.codes.size), np.zeros(ranked.codes.size, dtype=bool)
     for width in distinct(widths)[0].tolist():  # the DCG and ideal DCG of the queries of one width, each row alone
         group = np.flatnonzero(widths == width)
-        starts, counts = ranked.starts[group], lengths[group]
+        starts, counts = ranked.starts[group], ranked.lengths[group]
         full = int(max(counts.max(), 1))
         if conv.ties == "average":
             scores = padded(ranked.score, starts, counts, full, -np.inf)
