@@ -148,8 +148,7 @@ class Judgments:
         counts = np.bincount(codes, minlength=n)
         rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            starts = np.zeros(n, dtype=np.int64)
-            starts[codes[first_rows]] = first_rows
+            starts = first_rows[np.argsort(codes[first_rows])]  # code c's one block starts at starts[c]
             docs = binary_ids(qrels.doc)
         else:
             rows = np.argsort(codes, kind="stable")
@@ -214,10 +213,8 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        grade, judged, negative, score, row = (
-            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
-        )
-        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
+        per_document = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
+        return replace(self, **per_document, starts=np.cumsum(lengths) - lengths, lengths=lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -261,16 +258,14 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
-    order = np.argsort(judged_keys, kind="stable")
-    sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
-    keys = ranked_query[hits] * n_ids + run_doc[hits]
-    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
-    found = sorted_keys[at] == keys
+    keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])  # looked up among the judged keys (unique: checked)
+    at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
+    found = at >= 0
     hits, at = hits[found], at[found]
-    matched = judgments.grade[positions[order[at]]]
+    matched = judgments.grade[positions[at]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)
@@ -280,7 +275,7 @@ def rank_part(
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
     ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
-    ranked = _rank_order(ranked, doc_ids, run_doc, conv.ties)
+    ranked = _rank_order(ranked, ranked_query, doc_ids, run_doc, conv.ties)
     # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
     # the -M cut): only ids that occur twice in the part need a look.
     kept = ranked.row if max_docs is None else ranked.first(max_docs).row
@@ -299,23 +294,20 @@ def tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]
     same_query = np.ones(max(score.size - 1, 0), dtype=bool)
     same_query[starts[(starts > 0) & (starts < score.size)] - 1] = False  # a last query may be empty (-J, tf_ranking)
     # Compared, not subtracted: two equal infinities (a float32 preset's overflow) tie, and inf - inf is NaN.
-    before, after = score[:-1], score[1:]
-    return bool(np.any((after > before) & same_query)), np.flatnonzero((after == before) & same_query)
+    return bool(np.any((score[1:] > score[:-1]) & same_query)), np.flatnonzero((score[1:] == score[:-1]) & same_query)
 
 
-def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
-    """Order each query's documents (``ids[index[ranked.row[i]]]``) by score descending, ties as the preset says.
-    Run files are usually sorted already: checked first, then only tied documents move."""
+def _rank_order(ranked: Ranked, query: np.ndarray, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
+    """Order each query's documents (``ids[index[ranked.row[i]]]``; ``query``: the index of each one's query) by score
+    descending, ties as the preset says. Run files are usually sorted already: checked first, then only ties move."""
     rises, pairs = tied_pairs(ranked.score, ranked.starts)
     if rises:
-        query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         ranked = ranked.take(np.lexsort((-ranked.score, query)))  # stable: equal scores keep the file order
         _, pairs = tied_pairs(ranked.score, ranked.starts)
     if ties == "docno" and pairs.size:
         # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
-        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
-        positions, first = distinct(np.concatenate((pairs, pairs + 1)))
-        group = np.concatenate((group_of_pair, group_of_pair))[first]
+        positions, first = distinct(np.concatenate((pairs, pairs + 1)))  # first % pairs.size: the pair each is from
+        group = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))[first % pairs.size]
         keys = [_int_array(group), kernel("take", ids, _int_array(index[ranked.row[positions]]))]
         table = pa.Table.from_arrays(keys, names=["group", "id"])
         order = SortOptions([("group", "ascending"), ("id", "descending")])
@@ -325,9 +317,7 @@ def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> 
     return ranked
 
 
-def padded(
-    values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
-) -> np.ndarray:
+def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
     out = np.full((starts.size, width), fill, dtype=values.dtype)
     lengths = np.minimum(lengths, width)
@@ -340,8 +330,7 @@ def padded(
 
 
 def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None, source: str) -> np.ndarray:
-    """The gains of ``grades`` (read from ``source``); a trec_eval gain map gives a listed grade its gain, any other
-    grade itself, unjudged documents 0."""
+    """Gains of ``grades`` (from ``source``); a gain map maps the grades it lists, keeps others, zeroes unjudged."""
     if measure.gains is None:
         if grades.size == 0:
             return np.zeros(grades.shape)
@@ -368,14 +357,12 @@ def measure_values(
     k = measure.k if measure.k is not None else conv.truncation
     k = 2**62 if k is None else min(k, 2**62)  # no cut-off: one beyond every list (below int64's limit for numpy)
     gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
-    lengths = ranked.lengths
-    longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
+    longest = np.maximum(ranked.lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else 0)
     widths = 1 << np.ceil(np.log2(np.maximum(np.minimum(longest, k), 1))).astype(np.int64)
-    values = np.zeros(lengths.size)
-    undefined = np.zeros(lengths.size, dtype=bool)
+    values, undefined = np.zeros(ranked.codes.size), np.zeros(ranked.codes.size, dtype=bool)
     for width in distinct(widths)[0].tolist():  # the DCG and ideal DCG of the queries of one width, each row alone
         group = np.flatnonzero(widths == width)
-        starts, counts = ranked.starts[group], lengths[group]
+        starts, counts = ranked.starts[group], ranked.lengths[group]
         full = int(max(counts.max(), 1))
         if conv.ties == "average":
             scores = padded(ranked.score, starts, counts, full, -np.inf)
@@ -390,24 +377,21 @@ def measure_values(
             top[np.isneginf(top)] = 0.0
         else:
             codes = ranked.codes[group]
-            if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-                ideal_count = np.minimum(judgments.relevant_count[codes], k)
-            else:
-                ideal_count = judgments.ideal_count[codes]
+            mapped = measure.gains is not None
+            # Grades are stored descending: without a gain map their gains are the ideal's, 0 from grade 0 on.
+            ideal_count = judgments.ideal_count[codes] if mapped else np.minimum(judgments.relevant_count[codes], k)
             ideal_width = int(max(ideal_count.max(), 1))
             top = padded(judgments.ideal_grade, judgments.ideal_start[codes], ideal_count, ideal_width, 0)
-            top = _gains(measure, gain, top, None, judgments.qrels.source)
-            if measure.gains is not None:
-                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
-                # like grade 0 (any grade a Measure's map may list): zeroed before sorting.
-                top = np.maximum(top, 0.0)
-                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
-                top = -np.sort(-top, axis=1)
+            # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
+            # grade 0 (any grade a Measure's map may list): zeroed as unjudged, before sorting.
+            real = np.arange(ideal_width) < ideal_count[:, None] if mapped else None
+            top = _gains(measure, gain, top, real, judgments.qrels.source)
+            if mapped:
+                top = -np.sort(-np.maximum(top, 0.0), axis=1)
         idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
-        zero, positive = idcg == 0, idcg > 0
+        zero, positive, negative = idcg == 0, idcg > 0, idcg < 0  # (finite: rowwise_discounted_sum refuses others)
         values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
-        negative = ~zero & ~positive
         values[group[negative]] = dcg[negative] / idcg[negative]
         values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
         undefined[group] = zero

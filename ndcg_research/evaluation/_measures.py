@@ -155,14 +155,12 @@ def _normalised_call(text: str) -> str:
 def _checked_gains(value: object, measure: str) -> Gains:
     if not isinstance(value, dict) or not value:
         raise ValueError(f"measure {measure!r}: gains must be a non-empty dict {{grade: gain}}, got {value!r}")
-    pairs = {}
     for level, gain in value.items():
         if isinstance(level, bool) or not isinstance(level, int) or level < 0:
             raise ValueError(f"measure {measure!r}: gains keys must be integer grades >= 0, got {level!r}")
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain):
             raise ValueError(f"measure {measure!r}: gains values must be finite numbers, got {gain!r}")
-        pairs[level] = float(gain)
-    return tuple(sorted(pairs.items()))
+    return tuple(sorted((level, float(gain)) for level, gain in value.items()))
 
 
 def _parse_spec(text: str) -> Measure:
@@ -265,7 +263,6 @@ class Convention:
 
 
 # fmt: off
-#: XGBoost's metric; its '-' variant differs only in what a query without a relevant document scores.
 _XGBOOST = Convention(
     "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
     gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=31,
@@ -374,8 +371,7 @@ def get_convention(convention: str | Convention) -> Convention:
     Parameters
     ----------
     convention : str or Convention
-        A preset's name (a key of ``nr.evaluation.CONVENTIONS``) or one of its other names
-        (``ALIASES``).
+        A preset's name (a key of ``nr.evaluation.CONVENTIONS``) or one of its other names (``ALIASES``).
 
     Returns
     -------
