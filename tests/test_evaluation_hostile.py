@@ -190,7 +190,7 @@ def test_a_hash_inside_an_id_stays_on_the_fast_path_and_a_comment_does_not():
         # get_qrels.c reads a \r inside a line as a blank between fields (isspace): the message says so
         (
             b"q1\r0\ra\r1\n",
-            r"qrels:1: a carriage return \(\\r\) that does not end a line: trec_eval reads it as a blank",
+            r"qrels:1: a carriage return \(\\r\) that does not end a line: trec_eval reads it as a blank between fields",
         ),
         (b"q1 0 a 1\nq1 0 b 2\rq1 0 c 1\n", r"qrels:2: a carriage return"),
         (b"q1 0 a 1\nq1 0 \x00b 1\n", r"qrels:2: a NUL byte"),
@@ -788,7 +788,9 @@ def test_a_huge_dict_grade_is_refused_with_the_limit_not_advice_that_fails_too(g
 def test_read_qrels_names_the_line_and_id_that_is_not_utf8(tmp_path, qrels, shown):
     # The message named the file only ("ids must be UTF-8 text to go into a DataFrame").
     (tmp_path / "qrels").write_bytes(qrels)
-    with pytest.raises(InputError, match=shown + ", as a DataFrame needs; evaluate the file$"):
+    with pytest.raises(
+        InputError, match=shown + ", as a DataFrame needs; pass the file to evaluate, which keeps the bytes$"
+    ):
         read_qrels(tmp_path / "qrels")
 
 
@@ -853,3 +855,18 @@ def test_an_svmlight_qid_of_thousands_of_digits_is_compared_as_text(tmp_path):
     (tmp_path / "data").write_text(f"1 qid:{long} 1:1\n0 qid:-0 1:2\n2 qid:0 1:1\n")
     with pytest.raises(InputError, match=r"data:3: qid:0 and qid:-0 \(line 2\) are one integer"):
         svmlight_columns(tmp_path / "data")
+
+
+def test_ids_with_surrogate_escapes_match_the_bytes_they_stand_for(tmp_path):
+    # Evaluation.queries keeps a file's undecodable bytes as surrogate escapes (b"q\xff" -> "q\udcff"); given back in
+    # a dict or an object column, such an id raised a bare UnicodeEncodeError from pyarrow.
+    (tmp_path / "qrels").write_bytes(b"q\xff 0 d1 1\nq\xff 0 d2 2\n")
+    expected = (1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3))  # d1 (grade 1) first, then d2 (grade 2)
+    escaped = b"q\xff".decode("utf-8", "surrogateescape")
+    frame = pd.DataFrame({"query": [escaped] * 2, "doc": ["d1", "d2"], "score": [2.0, 1.0]}, dtype=object)
+    runs = {"dict": {escaped: {"d1": 2.0, "d2": 1.0}}, "frame": frame.astype({"score": float})}
+    result = evaluate(tmp_path / "qrels", runs, "ndcg")
+    assert [v[0, 0] for v in result.values] == [pytest.approx(expected)] * 2
+    assert result.queries[0].tolist() == [escaped]
+    with pytest.raises(InputError, match=r"run dict: .*query 'q\\ud800' holds a surrogate that stands for no byte"):
+        evaluate(tmp_path / "qrels", {"q\ud800": {"d1": 1.0}}, "ndcg")

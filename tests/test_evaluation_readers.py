@@ -53,7 +53,8 @@ def test_qrels_grades_integers_or_floats(tmp_path):
         ("run", "q Q0 a 1 0.5 r\n\nq Q0 b 2 r\n", 3, "needs 6 fields"),
         ("run", "q Q0 a 1 0.5 r\nq Q0 b 2 abc r\n", 2, "score 'abc' is not a number"),
         ("run", "q Q0 a 1 nan r\n", 1, "score 'nan' is not a finite number"),
-        ("run", "q Q0 a 1 1e400 r\n", 1, r"score '1e400' is not a finite number \(trec_eval's atof reads inf\)"),
+        ("run", "q Q0 a 1 1e400 r\n", 1, r"score '1e400' is beyond the float64 range \(trec_eval's atof reads inf\)"),
+        ("run", "q Q0 a 1 -1e400 r\n", 1, r"score '-1e400' is beyond the float64 range \(trec_eval's atof reads -inf"),
     ],
 )
 def test_malformed_lines_name_file_and_line(tmp_path, kind, text, line, message):

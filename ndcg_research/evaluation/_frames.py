@@ -108,7 +108,10 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         raise _kinds_error(values, label, unit)
     for arrow_type in (pa.string(), pa.binary()):  # all strings, or all bytes (binary where not UTF-8)
         with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
-            ids = pa.chunked_array([pa.array(values, type=arrow_type)])
+            try:
+                ids = pa.chunked_array([pa.array(values, type=arrow_type)])
+            except UnicodeEncodeError:  # surrogate escapes, as Evaluation.queries keeps undecodable bytes: the bytes
+                ids = pa.chunked_array([pa.array([_escaped(x, i, column, where) for i, x in enumerate(values)])])
             break
     else:
         if any(issubclass(t, (bool, np.bool_)) or not issubclass(t, (int, np.integer)) for t in present):
@@ -118,6 +121,17 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     if empty.size:
         raise InputError(f"{where(int(empty[0]))}: {column} is an empty string (trec_eval could not read an empty id)")
     return ids
+
+
+def _escaped(value: Any, i: int, column: str, where: Any) -> Any:
+    """A str id as its bytes, a surrogate escape (U+DC80 to U+DCFF) as the byte it stands for; other values as given."""
+    try:
+        return value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+    except UnicodeEncodeError:
+        raise InputError(
+            f"{where(i)}: {column} {value!r} holds a surrogate that stands for no byte (not U+DC80 to U+DCFF), so it "
+            f"is not text; give the id as str or bytes"
+        ) from None
 
 
 def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
@@ -204,7 +218,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", ta
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
-    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns."""
+    """Judgments or a run (Columns, ranx, pytrec_eval dict, DataFrame in any style's columns) as Columns; a
+    DataFrame's rows named by index label (by position where labels repeat), its tag ``attrs["run"]``."""
     if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_ranx(table):
@@ -266,7 +281,8 @@ def run_names(runs: Sequence[Any]) -> list[str]:
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:
-    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)."""
+    """Every form of a ``runs`` argument (one run, a list, a mapping of names to runs or to shards) as (name, run)
+    pairs; two runs of one name are refused, saying whether one run was given twice or how to name them."""
     if isinstance(runs, (list, tuple, Mapping)) and not runs:
         shown = "mapping" if isinstance(runs, Mapping) else type(runs).__name__
         raise ValueError(f"runs must hold at least one run, got an empty {shown}")
@@ -330,12 +346,14 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
-                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; evaluate the file"
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; pass the file to "
+                "evaluate, which keeps the bytes"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
     frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
-    frame = frame.set_axis(columns.line_numbers()).rename_axis("line")
+    frame.index = columns.line_numbers()  # in place: set_axis and rename_axis copy the frame under pandas 2.x
+    frame.index.name = "line"
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag

@@ -213,8 +213,10 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        per_document = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
-        return replace(self, **per_document, starts=np.cumsum(lengths) - lengths, lengths=lengths)
+        grade, judged, negative, score, row = (
+            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
+        )
+        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -258,14 +260,18 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
+    # The ranked keys found among the sorted judged keys: a search, not index_in, whose hash table of the judged keys
+    # raised the peak memory of a large table's one part by 10%.
+    order = np.argsort(judged_keys, kind="stable")
+    sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)
     judged_somewhere[judged_doc] = True
     hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
-    keys = _int_array(ranked_query[hits] * n_ids + run_doc[hits])  # looked up among the judged keys (unique: checked)
-    at = numbers(kernel("index_in", keys, options=SetLookupOptions(_int_array(judged_keys))), missing=-1)
-    found = at >= 0
+    keys = ranked_query[hits] * n_ids + run_doc[hits]
+    at = np.minimum(np.searchsorted(sorted_keys, keys), positions.size - 1)  # (no hits if nothing is judged)
+    found = sorted_keys[at] == keys
     hits, at = hits[found], at[found]
-    matched = judgments.grade[positions[at]]
+    matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)
@@ -294,7 +300,8 @@ def tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]
     same_query = np.ones(max(score.size - 1, 0), dtype=bool)
     same_query[starts[(starts > 0) & (starts < score.size)] - 1] = False  # a last query may be empty (-J, tf_ranking)
     # Compared, not subtracted: two equal infinities (a float32 preset's overflow) tie, and inf - inf is NaN.
-    return bool(np.any((score[1:] > score[:-1]) & same_query)), np.flatnonzero((score[1:] == score[:-1]) & same_query)
+    before, after = score[:-1], score[1:]
+    return bool(np.any((after > before) & same_query)), np.flatnonzero((after == before) & same_query)
 
 
 def _rank_order(ranked: Ranked, query: np.ndarray, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
@@ -306,8 +313,9 @@ def _rank_order(ranked: Ranked, query: np.ndarray, ids: pa.Array, index: np.ndar
         _, pairs = tied_pairs(ranked.score, ranked.starts)
     if ties == "docno" and pairs.size:
         # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
-        positions, first = distinct(np.concatenate((pairs, pairs + 1)))  # first % pairs.size: the pair each is from
-        group = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))[first % pairs.size]
+        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
+        positions, first = distinct(np.concatenate((pairs, pairs + 1)))
+        group = np.concatenate((group_of_pair, group_of_pair))[first]
         keys = [_int_array(group), kernel("take", ids, _int_array(index[ranked.row[positions]]))]
         table = pa.Table.from_arrays(keys, names=["group", "id"])
         order = SortOptions([("group", "ascending"), ("id", "descending")])

@@ -191,7 +191,9 @@ def parse_score(text: bytes, where: str) -> float:
         value = -math.inf if read.startswith("-") else math.inf
     read = str(int(value)) if value.is_integer() else repr(value)  # 2, 0.5, nan, inf
     rest = " and ignores the rest" if match.end() < len(text) else ""
-    what = "is not a number" if rest else "is not a finite number"  # (inf, nan, a decimal beyond float64)
+    what = "is not a number" if rest else "is not a finite number"  # (inf, nan)
+    if _SCORE.fullmatch(text):  # a decimal number beyond float64
+        what = "is beyond the float64 range"
     if match.group("hex") and not rest:
         what = "is a hexadecimal number, which most tools do not read: write it in decimal"
     raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
@@ -422,7 +424,8 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 def svmlight_columns(path: PathLike) -> Columns:
     """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (no docid: named by line
-    number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank tools read it."""
+    number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank tools read it: a
+    qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
     rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)

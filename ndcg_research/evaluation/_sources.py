@@ -127,8 +127,9 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
         line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
-            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank (\\r line "
-            f"ends make one long line); this reader refuses it rather than guess: use \\n line ends or remove it"
+            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
+            f"fields (\\r line ends make one long line); this reader refuses it rather than guess: use \\n line ends "
+            "or remove it"
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))

@@ -65,7 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
-        "--format", default="trec", choices=["trec", "csv", "json"], help="output format (default trec: trec_eval's)"
+        "--format",
+        default="trec",
+        choices=["trec", "csv", "json"],
+        help="output format (default trec: trec_eval's text)",
     )
     parser.set_defaults(run=run)
 
@@ -228,7 +231,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
-    """trec_eval's output, byte for byte (queries in ``strcmp`` order); ``ndcg=False`` (``-m runid`` alone): no nDCG."""
+    """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
+    ``all`` lines (unless ``-n``); ``ndcg=False`` (``-m runid`` alone): no nDCG lines."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
     order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if ndcg else []
     averaged = evaluation.averaged()
@@ -263,7 +267,8 @@ def csv_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -
 
 
 def json_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
-    """JSON (:func:`strict_json`): the convention, then per run its tag, ``num_q``, means and per-query values."""
+    """JSON (:func:`strict_json`): the convention, then per run its tag, ``num_q``, means (not with ``-n``) and
+    per-query values (with ``-q``)."""
     runs = []
     averaged = evaluation.averaged()
     names = [m.name for m in evaluation.measures]
