@@ -1,4 +1,5 @@
-"""Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or stdin."""
+"""Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or stdin.
+A damaged stream, a byte-order mark, a lone \\r and a NUL are refused (trec_eval would read them)."""
 
 from __future__ import annotations
 
