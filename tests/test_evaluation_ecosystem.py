@@ -82,6 +82,19 @@ def test_ranx_objects_and_the_run_name():
     np.testing.assert_array_equal(result.values[0], _reference().values[0])
 
 
+def test_a_ranx_objects_refusals_name_the_query_and_document_not_a_line():
+    # A ranx object has no lines: its rows were named "ranx Qrels:2", the second entry, as if it were a file.
+    ranx = pytest.importorskip("ranx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        qrels, run = ranx.Qrels({"q1": {"a": 1, "b": -1}}), ranx.Run({"q1": {"a": 1.0, "b": 0.5}}, name="bm25")
+    where = r"ranx Qrels: query 'q1', document 'b': grade -1 is negative"
+    with pytest.raises(InputError, match=where):
+        evaluate(qrels, run, "ndcg@2", convention="sklearn")
+    with pytest.raises(InputError, match=r"ranx Run: query 'q1', document 'a': score must be finite, got inf"):
+        evaluate(QRELS, ranx.Run({"q1": {"a": math.inf}}), "ndcg")
+
+
 def test_frames_that_fit_no_known_columns_are_named_with_the_choices():
     with pytest.raises(
         InputError,

@@ -186,20 +186,20 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
 
 def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", tag: str | None = None) -> Columns:
     """pytrec_eval's ``{query: {document: value}}`` as Columns (a Python loop over queries: the dict is Python's)."""
-    what = "grades" if kind == "qrels" else "scores"
+    what, label = "grades" if kind == "qrels" else "scores", f"{kind} dict" if source == "dict" else source
     for query, ranked in table.items():
         if not isinstance(ranked, Mapping):
-            raise InputError(f"{kind} dict: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
+            raise InputError(f"{label}: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
     # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
     queries = np.fromiter(chain.from_iterable(repeat(query, len(ranked)) for query, ranked in table.items()), object)
     docs = np.fromiter(chain.from_iterable(table.values()), object)
     values = list(chain.from_iterable(ranked.values() for ranked in table.values()))
     if not values:
-        raise InputError(f"{kind} dict is empty" if not table else f"{kind} dict: every query maps to an empty dict")
+        raise InputError(f"{label} is empty" if not table else f"{label}: every query maps to an empty dict")
     array = np.asarray(values)
 
     def where(i: int) -> str:
-        return f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}"
+        return f"{label}: query {queries[i]!r}, document {docs[i]!r}"
 
     # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
     if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
@@ -212,9 +212,9 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", ta
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
-    query_ids = _object_ids(queries, "query", where, f"{kind} dict (its query ids)", "entry")
-    doc_ids = _object_ids(docs, "doc", where, f"{kind} dict (its document ids)", "entry")
-    return Columns(query_ids, doc_ids, value, kind, source, tag, fraction=fraction)
+    query_ids = _object_ids(queries, "query", where, f"{label} (its query ids)", "entry")
+    doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
+    return Columns(query_ids, doc_ids, value, kind, source, tag, fraction=fraction, keyed=True)
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
