@@ -192,11 +192,14 @@ def parse_score(text: bytes, where: str) -> float:
         value = -math.inf if read.startswith("-") else math.inf
     read = str(int(value)) if value.is_integer() else repr(value)  # 2, 0.5, nan, inf
     rest = " and ignores the rest" if match.end() < len(text) else ""
-    what = "is not a number" if rest else "is not a finite number"  # (inf, nan)
-    if _SCORE.fullmatch(text):  # a decimal number beyond float64
-        what = "is beyond the float64 range"
-    if match.group("hex") and not rest:
+    if rest:
+        what = "is not a number"
+    elif match.group("hex"):
         what = "is a hexadecimal number, which most tools do not read: write it in decimal"
+    elif _SCORE.fullmatch(text):  # a decimal number beyond float64
+        what = "is beyond the float64 range"
+    else:  # inf, nan
+        what = "is not a finite number"
     raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
 
 
