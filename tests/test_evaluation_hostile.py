@@ -725,7 +725,9 @@ def test_a_gain_that_overflows_names_the_judgments_and_the_measure():
     # The message said "for grade 2000.0 in relevance", naming neither the file nor the measure.
     qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [2000, 1]})
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
-    with pytest.raises(ValueError, match=r"grade 2000.0 in the grades of DataFrame \(measure ndcg\(gain=exp2\)\)"):
+    with pytest.raises(
+        ValueError, match=r"grade 2000.0 in the grades of qrels DataFrame \(measure ndcg\(gain=exp2\)\)"
+    ):
         evaluate(qrels, run, "ndcg(gain=exp2)")
 
 
@@ -870,3 +872,15 @@ def test_ids_with_surrogate_escapes_match_the_bytes_they_stand_for(tmp_path):
     assert result.queries[0].tolist() == [escaped]
     with pytest.raises(InputError, match=r"run dict: .*query 'q\\ud800' holds a surrogate that stands for no byte"):
         evaluate(tmp_path / "qrels", {"q\ud800": {"d1": 1.0}}, "ndcg")
+
+
+def test_a_file_named_like_a_table_has_its_rows_named_by_line(tmp_path, monkeypatch):
+    # Rows were named as a DataFrame's when the source's name was the text "DataFrame": a file of that name said
+    # "qrels DataFrame row 1" for its first line. How rows are named is the reader's to say, not the name's.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "DataFrame").write_bytes(b"q 0 a 1\nq 0 a 2\n")
+    with pytest.raises(InputError, match=r"^DataFrame:1: document 'a' is judged twice .*again at DataFrame:2\)"):
+        evaluate("DataFrame", {"run": {"q": {"a": 1.0}}}, "ndcg")
+    frame = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, -(2**60)]}, index=[10, 20])
+    with pytest.raises(InputError, match=r"^qrels DataFrame row 20: "):
+        evaluate(frame, {"run": {"q": {"a": 1.0}}}, "ndcg")

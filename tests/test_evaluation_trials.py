@@ -659,7 +659,9 @@ def test_a_run_without_a_judged_query_raises_the_input_error_that_says_so():
     # filter by the text of ids dropped float ids before they were checked; evaluate names the case by its type.
     qrels = pd.DataFrame({"query": ["q1"], "doc": ["a"], "relevance": [1]})
     run = pd.DataFrame({"query": ["q2"], "doc": ["a"], "score": [1.0]})
-    with pytest.raises(NoJudgedQuery, match=r"^run run1: no query has both a ranking and judgments in DataFrame$"):
+    with pytest.raises(
+        NoJudgedQuery, match=r"^run run1: no query has both a ranking and judgments in qrels DataFrame$"
+    ):
         evaluate(qrels, run, complete=False)  # (complete=True scores q1 0: a value)
     with pytest.raises(NoJudgedQuery, match=r"no ranked query has a judgment above 0 .*gdeval evaluates only such"):
         evaluate(qrels.assign(relevance=[0]), run.assign(query=["q1"]), "ndcg@5", convention="gdeval")

@@ -184,9 +184,9 @@ def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarra
     return raw.astype(np.int64), None
 
 
-def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", tag: str | None = None) -> Columns:
+def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | None = None) -> Columns:
     """pytrec_eval's ``{query: {document: value}}`` as Columns (a Python loop over queries: the dict is Python's)."""
-    what, label = "grades" if kind == "qrels" else "scores", f"{kind} dict" if source == "dict" else source
+    what = "grades" if kind == "qrels" else "scores"
     for query, ranked in table.items():
         if not isinstance(ranked, Mapping):
             raise InputError(f"{label}: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
@@ -214,7 +214,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, source: str = "dict", ta
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
     query_ids = _object_ids(queries, "query", where, f"{label} (its query ids)", "entry")
     doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
-    return Columns(query_ids, doc_ids, value, kind, source, tag, fraction=fraction, keyed=True)
+    return Columns(query_ids, doc_ids, value, kind, label, tag, fraction=fraction, named_by="key")
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:
@@ -226,7 +226,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
         return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
-        return _dict_columns(table, kind)
+        return _dict_columns(table, kind, f"{kind} dict")
     style = frame_style(table.columns)
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
@@ -243,10 +243,12 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     if len(table) == 0:
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(table.index) if table.index.is_unique else None
-    where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
+    source = f"{kind} DataFrame"
+    where = functools.partial(row_label, source, labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
-    query_ids, doc_ids = (_id_array(table[c], c, where, f"{kind} DataFrame column {c!r}") for c in (query, doc))
-    return Columns(query_ids, doc_ids, values, kind, "DataFrame", table.attrs.get("run"), labels, fraction=fraction)
+    query_ids, doc_ids = (_id_array(table[c], c, where, f"{source} column {c!r}") for c in (query, doc))
+    tag = table.attrs.get("run")
+    return Columns(query_ids, doc_ids, values, kind, source, tag, labels, fraction=fraction, named_by="label")
 
 
 def _file_name(path: str) -> str:

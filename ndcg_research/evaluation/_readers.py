@@ -45,18 +45,20 @@ class Columns:
     first_line: int = 1
     fraction: tuple[int, str] | None = None
     notes: tuple[str, ...] = ()
-    keyed: bool = False  # a dict's or ranx object's rows: no lines
+    # How messages name a row: a file's line, a DataFrame's index label (in ``lines``), a dict's or ranx object's
+    # query and document (they have no lines). Never guessed from ``source``: a file may be named "DataFrame".
+    named_by: Literal["line", "label", "key"] = "line"
 
     def __len__(self) -> int:
         return int(self.value.size)
 
     def where(self, row: int) -> str:
         """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages."""
-        if self.keyed:  # no lines: named as the table's other messages name it, by query and document
+        if self.named_by == "key":
             query, doc = (binary_ids(a)[row].as_py().decode("utf-8", "surrogateescape") for a in (self.query, self.doc))
-            return f"{self.kind + ' dict' if self.source == 'dict' else self.source}: query {query!r}, document {doc!r}"
-        if self.source == "DataFrame":
-            return row_label(f"{self.kind} DataFrame", self.lines, row)
+            return f"{self.source}: query {query!r}, document {doc!r}"
+        if self.named_by == "label":
+            return row_label(self.source, self.lines, row)
         return f"{self.source}:{int(self.lines[row]) if self.lines is not None else self.first_line + row}"
 
     def line_numbers(self) -> np.ndarray:
