@@ -666,3 +666,22 @@ def test_a_run_without_a_judged_query_raises_the_input_error_that_says_so():
     with pytest.raises(NoJudgedQuery, match=r"no ranked query has a judgment above 0 .*gdeval evaluates only such"):
         evaluate(qrels.assign(relevance=[0]), run.assign(query=["q1"]), "ndcg@5", convention="gdeval")
     assert issubclass(NoJudgedQuery, InputError)
+
+
+def test_a_run_whose_query_ids_match_none_of_the_judged_is_refused_unless_zeros_are_asked_for(tmp_path, capsys):
+    # Query ids that do not match ('Q1' against 'q1': the classic mistake) scored every judged query 0 under the
+    # default, a plausible 0.0000 with exit 0. trec_eval without -c stops on it (trec_eval.c: exit 4); with -c it
+    # prints 0, and so does complete=True here.
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 b 2\n")
+    (tmp_path / "run").write_text("Q1 Q0 a 1 1.0 t\nQ2 Q0 b 1 1.0 t\n")
+    message = r"^run run: none of its queries \('Q1', 'Q2'\) is judged in .*qrels \(judged: 'q1', 'q2'\)"
+    with pytest.raises(NoJudgedQuery, match=message):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run", complete=True).mean() == 0.0
+    assert main(["evaluate", str(tmp_path / "qrels"), str(tmp_path / "run")]) == 1
+    assert "none of its queries ('Q1', 'Q2') is judged" in capsys.readouterr().err
+    assert main(["evaluate", "-c", str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+    assert capsys.readouterr().out == "ndcg                  \tall\t0.0000\n"
+    # One judged query ranked is enough: the others score 0 under the default, as before.
+    (tmp_path / "run").write_text("q1 Q0 a 1 1.0 t\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").mean() == 0.5  # q1: 1, q2: 0

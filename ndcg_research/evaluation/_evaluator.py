@@ -146,6 +146,7 @@ class Plan:
     complete: bool
     judged_only: bool
     max_docs: int | None
+    complete_by_default: bool  # the convention's default, not the caller's choice
 
 
 def _qrels(qrels: Any, plan: Plan) -> Columns:
@@ -370,6 +371,13 @@ def merge_parts(
         notes.append(f"{name}: {count} {judged}{'query has' if count == 1 else 'queries have'} {text}")
 
     unjudged = [u.decode("utf-8", "surrogateescape") for u in sorted(set().union(*(p.unjudged for p in parts)))]
+    if not ranked.any() and plan.complete and plan.complete_by_default:  # (ids that do not match, most often)
+        raise NoJudgedQuery(
+            f"run {name}: none of its queries ({_listed(unjudged)}) is judged in {source} (judged: "
+            f"{_listed(judgments.query_text(np.flatnonzero(eligible)))}); scoring every judged query 0 (the "
+            f"{conv.name} convention's default for a judged query that a run misses) would say nothing of the run: "
+            "check its query ids, or give complete=True (-c) to score them 0"
+        )
     if unjudged:
         note(len(unjudged), f"no judgments in {source} ({_listed(unjudged)}); left out")
     if missing.size:
@@ -472,7 +480,8 @@ def evaluate(
     ------
     InputError
         Malformed files or tables, a document ranked or judged twice for one query, grades the convention's tool
-        refuses; ``NoJudgedQuery`` (a subclass) for a run without any judged query.
+        refuses; ``NoJudgedQuery`` (a subclass) for a run that ranks no judged query (unless ``complete=True`` is
+        given: then every judged query scores 0, as with trec_eval ``-c``).
     TypeError, ValueError
         Bad arguments, named.
 
@@ -510,6 +519,7 @@ def evaluate(
         conv.missing == "zero" if complete is None else complete,
         check_bool(judged_only, "judged_only"),
         check_int(max_docs, "max_docs", low=0, none=True),
+        complete is None,
     )
     if checked.max_docs == 0 and conv.ideal == "ranking":
         raise ValueError(
