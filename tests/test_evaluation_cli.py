@@ -142,6 +142,22 @@ def test_several_runs_and_formats(files, capfdbinary):
     assert data["convention"] == "trec_eval" and data["runs"][0]["tag"] == "myrun" and data["runs"][0]["num_q"] == 3
 
 
+def test_several_runs_in_trec_text_can_be_told_apart_or_are_refused(files, capfdbinary):
+    # trec_eval's text has no run column: a run's block ends with its runid line (the tag), which -n drops, so
+    # -q -n ran the per-query lines of several runs together; two runs of one tag printed two alike runid lines.
+    (files / "copy").write_text(RUN)
+    status, out, err = run_cli(capfdbinary, "-q", "-n", files / "qrels", files / "run", files / "copy")
+    assert status == 1 and out == "" and "-q -n with several runs prints per-query lines that name no run" in err
+    status, out, err = run_cli(capfdbinary, "-m", "ndcg", files / "qrels", files / "run", files / "copy")
+    assert status == 0 and [line.split("\t")[2] for line in out.splitlines()[::2]] == ["myrun", "myrun"]
+    assert "note: runs run and copy carry one tag, 'myrun': their runid lines are alike" in err
+    status, out, err = run_cli(
+        capfdbinary, "-q", "-n", "--format", "csv", files / "qrels", files / "run", files / "copy"
+    )
+    assert status == 0 and {line.split(",")[0] for line in out.splitlines()[1:]} == {"run", "copy"}
+    assert "carry one tag" not in err  # csv names each run
+
+
 def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_where_trec_eval_s_output_is_the_aim(
     files, capfdbinary
 ):

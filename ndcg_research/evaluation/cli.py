@@ -210,6 +210,11 @@ def run(args: argparse.Namespace) -> int:
                     f"run file {path!r}: trec_eval reads standard input for any run name that begins with '-', not "
                     f"the file; write ./{path} to read the file"
                 )
+        if len(args.runs) > 1 and args.format == "trec" and args.per_query and not args.summary:
+            raise ValueError(
+                "-q -n with several runs prints per-query lines that name no run (trec_eval's text has no run "
+                "column; a run's runid line is part of the averages -n drops): give --format csv or json, or one run"
+            )
         measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         result = evaluate(
@@ -223,11 +228,19 @@ def run(args: argparse.Namespace) -> int:
         )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
+    notes = list(result.notes)
     if args.format == "trec":
         text = trec_text(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
+        tags = [tag if tag is not None else run for run, tag in zip(result.runs, result.tags, strict=True)]
+        for tag in sorted({tag for tag in tags if tags.count(tag) > 1}):
+            alike = " and ".join(run for run, other in zip(result.runs, tags, strict=True) if other == tag)
+            notes.append(
+                f"runs {alike} carry one tag, {tag!r}: their runid lines are alike (--format csv or json "
+                "names each run by its file)"
+            )
     else:
         text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query, summary=args.summary)
-    return finish("evaluate", result.notes, args.quiet, text)
+    return finish("evaluate", notes, args.quiet, text)
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
