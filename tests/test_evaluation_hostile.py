@@ -233,6 +233,27 @@ def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
         reader(tmp_path / "f")
 
 
+@pytest.mark.parametrize(
+    ("kind", "text", "hint"),
+    [
+        (
+            "qrels",
+            "q1 Q0 d1 1 6.0 run_a\n",
+            r"got 6: 'q1 Q0 d1 1 6.0 run_a'; a run's line\? the qrels file comes first$",
+        ),
+        ("run", "q1 0 d1 3\n", r"got 4: 'q1 0 d1 3'; a qrels line\? the qrels file comes first, then the runs$"),
+        ("qrels", "query,doc,relevance\n", "got 1: 'query,doc,relevance'; fields are separated by blanks, not commas$"),
+        ("run", "q1 Q0 d1 1\n", "got 4: 'q1 Q0 d1 1'$"),  # a run's line cut short
+        ("qrels", "q1 0 d1\n", "got 3: 'q1 0 d1'$"),  # no guess where nothing points to one
+    ],
+)
+def test_a_line_of_the_wrong_file_says_which_mistake_it_points_to(tmp_path, kind, text, hint):
+    # Files given in the wrong order (run first) or a CSV file: the commonest mistakes, named by the message.
+    (tmp_path / "f").write_text(text)
+    with pytest.raises(InputError, match=rf"^{re.escape(str(tmp_path / 'f'))}:1: a {kind} line needs .*{hint}"):
+        (read_qrels if kind == "qrels" else read_run)(tmp_path / "f")
+
+
 # ---------------------------------------------------------------- numbers
 
 

@@ -267,7 +267,16 @@ def _line_block(
                 f"{_as_judgment(fields)}; remove the blanks or the line"
             )
         if len(fields) < len(_FIELDS[kind]) or (not run and len(fields) > 4):
-            raise InputError(f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}")
+            hint = ""  # the common mistakes: files given in the wrong order, a CSV file
+            if (run, len(fields)) == (False, 6):
+                hint = "; a run's line? the qrels file comes first"
+            elif (run, len(fields)) == (True, 4) and fields[1] != b"Q0":
+                hint = "; a qrels line? the qrels file comes first, then the runs"
+            elif len(fields) == 1 and b"," in line:
+                hint = "; fields are separated by blanks, not commas"
+            raise InputError(
+                f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}{hint}"
+            )
         values.append(parse_score(fields[4], where) if run else parse_grade(fields[3], where))
         tag = fields[5] if run else None
         queries.append(fields[0])
