@@ -173,7 +173,10 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["-m", "map"], "unknown measure 'map'; valid measures: ndcg, ndcg@K"),
+        (["-m", "map"], "unknown measure 'map' (nDCG only); valid measures: ndcg, ndcg@K"),
+        (["-m", "nDCG@10"], "unknown measure 'nDCG@10' (measure names are lower case: 'ndcg@10'); valid measures"),
+        (["-m", "NDCG_cut.10"], "unknown measure 'NDCG_cut.10' (measure names are lower case: 'ndcg_cut.10')"),
+        (["-m", "ndcgx"], "unknown measure 'ndcgx'; valid measures"),
         (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
         (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),

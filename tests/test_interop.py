@@ -98,7 +98,7 @@ def ir_measures_gain():
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: ir_measure("map"), ValueError, "unknown measure 'map'; valid measures"),
+        (lambda: ir_measure("map"), ValueError, "unknown measure 'map' (nDCG only); valid measures"),
         (lambda: ir_measure("ndcg_cut"), ValueError, "spec must name one measure"),
         (lambda: ir_measure(10), TypeError, "spec must be a measure spec (e.g. 'ndcg@10'), got int 10"),
         (lambda: ir_measure("ndcg@10(gain=exp2)", gain="linear"), ValueError, "gain is given twice"),

@@ -166,7 +166,12 @@ def _checked_gains(value: object, measure: str) -> Gains:
 def _parse_spec(text: str) -> Measure:
     match = re.fullmatch(r"\s*ndcg\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
     if match is None:
-        raise ValueError(f"unknown measure {text!r}; {VALID_MEASURES}")
+        name, hint = text.strip(), ""
+        if not name.lower().startswith("ndcg"):
+            hint = " (nDCG only)"
+        elif name != name.lower():  # ir_measures writes nDCG@10
+            hint = f" (measure names are lower case: {name.lower()!r})"
+        raise ValueError(f"unknown measure {text!r}{hint}; {VALID_MEASURES}")
     k = None if match.group(1) is None else int(match.group(1))
     if k is not None and k < 1:
         raise ValueError(f"measure {text!r}: the cut-off must be >= 1")
@@ -433,7 +438,7 @@ def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Me
     >>> parse_measures("map")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown measure 'map'; valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., ...
+    ValueError: unknown measure 'map' (nDCG only); valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., ...
     """
     if isinstance(measures, (str, Measure)):
         items = [measures]
