@@ -3,7 +3,6 @@ partitions on the workers) and merged; a query's value depends on that query alo
 
 import contextlib
 import os
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,7 @@ from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, 
 from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
-from ._sources import STDIN, NoJudgedQuery, Recording, prefetched
+from ._sources import STDIN, NoJudgedQuery, Recording, prefetched, standard_input
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -282,7 +281,7 @@ def _run_parts(
         if once:
             import tempfile  # only for standard input and named pipes: not loaded for a run file
 
-            source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
+            source = standard_input() if path == STDIN else opened.enter_context(open(path, "rb"))
             stream = Recording(source, opened.enter_context(tempfile.TemporaryFile()))
         seen, parts = np.zeros(len(judgments.names), dtype=bool), []
         with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:

@@ -13,7 +13,7 @@ from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._measures import Convention, Measure
-from ._readers import Columns, SetLookupOptions, SortOptions, binary_array, binary_ids, flags, kernel, numbers
+from ._readers import Columns, SetLookupOptions, SortOptions, binary_array, binary_ids, flags, kernel, numbers, quoted
 from ._sources import InputError
 
 
@@ -89,7 +89,7 @@ def _twice(columns: Columns, rows: list[int], doc: bytes, query: str, verb: str)
     """A document ``verb`` twice for ``query``, at two rows of ``columns`` (refused as trec_eval refuses it)."""
     first, second = sorted(rows)
     return InputError(
-        f"{columns.where(first)}: document {doc.decode(errors='replace')!r} is {verb} twice for query {query!r} "
+        f"{columns.where(first)}: document {quoted(doc)} is {verb} twice for query {query!r} "
         f"(again at {columns.where(second)}); trec_eval refuses this too"
     )
 

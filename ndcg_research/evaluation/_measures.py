@@ -128,7 +128,10 @@ def _trec_gains(measure: str, params: str) -> Measure:
         if not re.fullmatch(r"\+?[0-9]+", level):
             raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
         if int(level) in pairs:
-            raise ValueError(f"measure {measure!r}: grade {int(level)} is given two gains; give each grade once")
+            raise ValueError(
+                f"measure {measure!r}: grade {int(level)} is given two gains; trec_eval accepts this, but its "
+                "ranking may take one gain and its ideal the other (gain_init.c): give each grade once"
+            )
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")

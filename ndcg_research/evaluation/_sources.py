@@ -21,15 +21,18 @@ STDIN = "-"
 #: times its size at once (its bytes, their parse, the arrays of its queries, the next block read ahead).
 BLOCK_SIZE = 2 << 20
 
-# magic bytes -> (format, module that opens it or None, command); a module is imported only for its data
-_COMPRESSED: dict[bytes, tuple[str, str | None, str | None]] = {
-    b"\x1f\x8b": ("gzip", "gzip", None),
-    b"BZh": ("bzip2", "bz2", None),
-    b"\xfd7zXZ\x00": ("xz", "lzma", None),
-    b"\x28\xb5\x2f\xfd": ("zstd", None, "zstd -d"),
-    b"PK\x03\x04": ("zip", None, "unzip"),
-    b"7z\xbc\xaf\x27\x1c": ("7-zip", None, "7z x"),
+# magic bytes -> (format, module that opens it or None, command); a module is imported only for its data. bzip2's
+# "BZh" is text too (a query id): its level digit and its first block's (or end's) magic are required with it.
+_COMPRESSED: dict[re.Pattern[bytes], tuple[str, str | None, str | None]] = {
+    re.compile(rb"\x1f\x8b"): ("gzip", "gzip", None),
+    re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"): ("bzip2", "bz2", None),
+    re.compile(rb"\xfd7zXZ\x00"): ("xz", "lzma", None),
+    re.compile(rb"\x28\xb5\x2f\xfd"): ("zstd", None, "zstd -d"),
+    re.compile(rb"PK\x03\x04"): ("zip", None, "unzip"),
+    re.compile(rb"7z\xbc\xaf\x27\x1c"): ("7-zip", None, "7z x"),
 }
+#: Bytes that tell every format above (bzip2's header is the longest).
+_MAGIC_SIZE = 10
 
 
 class InputError(ValueError):
@@ -75,8 +78,32 @@ class Recording:
         self.copy.write(data)
         return data
 
-    def peek(self, size: int = 1) -> bytes:
-        return self.stream.peek(size) if hasattr(self.stream, "peek") else b""
+
+class Prefixed:
+    """A binary stream that reads ``head`` (bytes already read from ``stream``) before the rest of ``stream``."""
+
+    def __init__(self, head: bytes, stream: Any) -> None:
+        self.head, self.stream = head, stream
+
+    def read(self, size: int = -1) -> bytes:
+        if not self.head:
+            return self.stream.read(size)
+        if 0 <= size <= len(self.head):
+            data, self.head = self.head[:size], self.head[size:]
+            return data
+        data, self.head = self.head, b""
+        return data + self.stream.read(-1 if size < 0 else size - len(data))
+
+
+def standard_input() -> Any:
+    """Standard input's binary stream, refused where there is none (closed, or a text stream put in its place)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(
+            "standard input (-) cannot be read as bytes here (it is closed, or a text stream such as a notebook's "
+            "replaces it): give a file"
+        )
+    return stream
 
 
 @contextlib.contextmanager
@@ -86,7 +113,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     path = os.fspath(path)
     with contextlib.ExitStack() as opened:  # closes what it opens: not ``stream``, nor standard input
         if stream is None and path == STDIN:
-            stream = sys.stdin.buffer
+            stream = standard_input()
         elif stream is None:
             # A named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval cannot (it seeks in its files).
             if os.path.isdir(path):
@@ -94,8 +121,10 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
             if not os.path.exists(path):
                 raise InputError(f"{what} file {path!r} does not exist")
             stream = opened.enter_context(open(path, "rb"))
-        peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
-        fmt, module, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
+        # read, not peeked: a pipe's peek gives only what has arrived (a slow writer's first byte of a magic)
+        head = stream.read(_MAGIC_SIZE)
+        stream = Prefixed(head, stream)
+        fmt, module, command = next((v for m, v in _COMPRESSED.items() if m.match(head)), (None, None, None))
         if fmt is not None and module is None:
             raise InputError(f"{describe(path)}: holds {fmt}-compressed data, not read here: decompress it ({command})")
         if module is not None:
@@ -106,16 +135,18 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
     """Blocks of whole lines, about ``size`` bytes each (from ``first``, doubling: work on small first blocks starts
     while the next are read). Callers number the lines (counting here would cost a pass over every byte)."""
-    carry, current = b"", min(first or size, size)
+    carry: list[bytes] = []  # the bytes after the last line end: joined once a line ends (a long line, copied once)
+    current = min(first or size, size)
     while chunk := source.read(current):
         current = min(2 * current, size)
-        data = carry + chunk
-        end = data.rfind(b"\n") + 1
-        carry = data[end:]  # all of data while it holds no whole line
-        if end:
-            yield data if end == len(data) else data[:end]
-    if carry:
-        yield carry
+        end = chunk.rfind(b"\n") + 1
+        if not end:
+            carry.append(chunk)
+            continue
+        yield b"".join([*carry, chunk[:end]])
+        carry = [chunk[end:]]
+    if any(carry):
+        yield b"".join(carry)
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
