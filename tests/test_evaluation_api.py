@@ -41,6 +41,9 @@ def test_spec_language():
         ("ndcg(discount=log(base=1))", "base must be > 1"),
         ("ndcg(gains={-1: 2})", "integer grades >= 0"),
         ("precision@5", "unknown measure"),
+        ("ndcg(gain=linear, gain=exp2)", "'gain' is given twice"),  # the last was kept silently
+        ("ndcg(gains={1: 2, 1: 5})", "the key 1 is given twice"),
+        ("ndcg(gains={1: 2, True: 5})", "the key True is given twice"),
     ]:
         with pytest.raises(ValueError, match=message):
             parse_measures(bad)

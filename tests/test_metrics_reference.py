@@ -613,6 +613,7 @@ ALL_DISCOUNTS_LISTED = r"valid discounts: log2, log\(base=2\), jarvelin\(base=2\
         ("power(beta=True)", TypeError, "must be a number, got bool True"),
         ("power(beta=1e999)", ValueError, "parameter 'beta' must be finite"),
         ("power(beta=x)", ValueError, "arguments must be literals"),
+        ("power(beta=0.5, beta=2)", ValueError, "'beta' is given twice; give it once"),  # kept the last silently
         ("power(beta=0.5", ValueError, "is not of the form 'name' or 'name\\(key=value, ...\\)'"),
         ("1 + 2", ValueError, "is not of the form"),
         ("zipf(k=2)", ValueError, "discount 'zipf' has no parameter 'k'"),
@@ -633,6 +634,9 @@ def test_bad_discount_specs_raise_with_valid_list(spec, error, match):
         ("linear(base=2)", ValueError, "is not valid; valid gains"),
         ("mapping", ValueError, "'mapping' needs a table"),
         ("mapping({0: 1})", ValueError, "grade 0 must map to 0, got 1.0"),
+        ("mapping({0: 0, 1: 2, 1: 5})", ValueError, r"the key 1 is given twice \(equal keys are one\)"),
+        ("mapping({0: 0, 1: 2, True: 5})", ValueError, r"the key True is given twice"),
+        ("mapping({0: 0, 1: 2, 1.0: 5})", ValueError, r"the key 1.0 is given twice"),
         (
             "mapping({1: 2, 2: 1})",
             ValueError,

@@ -25,8 +25,22 @@ def parse_call(spec: str, *, what: str, valid: str = "") -> tuple[str, list[Any]
     try:
         args = [ast.literal_eval(a) for a in node.args]
         kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
+        # A keyword or a dict key given twice would keep its last value silently (1 and True are one key).
+        names = [kw.arg for kw in node.keywords]
+        keys = [
+            [ast.literal_eval(k) for k in d.keys if k is not None] for d in ast.walk(node) if isinstance(d, ast.Dict)
+        ]
     except ValueError:
         raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers){end}") from None
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise ValueError(f"{what} spec {spec!r}: {twice!r} is given twice; give it once{end}")
+    for listed in keys:
+        twice = next((k for i, k in enumerate(listed) if k in listed[:i]), None)
+        if twice is not None:
+            raise ValueError(
+                f"{what} spec {spec!r}: the key {twice!r} is given twice (equal keys are one); give it once"
+            )
     return node.func.id, args, kwargs
 
 
