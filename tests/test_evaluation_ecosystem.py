@@ -49,6 +49,26 @@ def test_pytrec_eval_dicts_give_pytrec_eval_values():
     np.testing.assert_array_equal(evaluate(QRELS, RUN, MEASURES).values[0], _reference().values[0])
 
 
+def test_a_query_a_run_dict_answers_with_no_document_scores_0_as_pytrec_eval_and_ranx_score_it():
+    # The dict's {} had no rows, so the query counted as missing: left out under the pytrec_eval preset, where
+    # pytrec_eval scores it 0 (a query the run lists, answered with nothing).
+    import pytrec_eval
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    qrels, run = {"1": {"a": 1, "b": 0}, "2": {"a": 1}, "3": {"c": 2}}, {"1": {}, "2": {"a": 1.0, "z": 2.0}}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run)
+    result = evaluate(qrels, run, "ndcg", convention="pytrec_eval")
+    assert list(result.queries[0]) == sorted(theirs) == ["1", "2"]
+    assert [float(v) for v in result.values[0][0]] == pytest.approx([theirs[q]["ndcg"] for q in ["1", "2"]], 1e-12)
+    assert "run1: 1 judged query has an empty ranking ('1'); scored 0" in result.notes
+    assert result.values[0][0, 0] == 0.0
+    ours = evaluate(Qrels(qrels), Run(run), "ndcg", convention="ranx").mean()
+    assert ours == pytest.approx(ranx_evaluate(Qrels(qrels), Run(run), "ndcg", make_comparable=True), abs=1e-12)
+    # A query without judgments answered with nothing is left out, as any query without judgments.
+    assert "no judgments in qrels dict ('9')" in evaluate(qrels, {**run, "9": {}}, "ndcg").notes[0]
+
+
 def test_a_mapping_of_names_to_dict_runs_names_them():
     result = evaluate(QRELS, {"bm25": RUN, "dense": {"q1": {"x": 1.0}}}, "ndcg")
     assert result.runs == ("bm25", "dense")

@@ -13,7 +13,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, distinct, measure_values, rank_part, tied_pairs
+from ._matching import Judgments, distinct, measure_values, query_codes, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
 from ._sources import STDIN, NoJudgedQuery, Recording, prefetched, standard_input
@@ -229,6 +229,7 @@ class PartValues:
     unjudged: set[bytes]
     ineligible: np.ndarray
     counts: list[int]
+    unranked: np.ndarray  # judged queries that the run lists with no document
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -257,7 +258,11 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         counts[1] = int(tied.sum())
         if conv.unstable_ties_from is not None:
             counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
-    return PartValues(ranked.codes, values, unjudged, ineligible, counts)
+    unranked = np.zeros(0, dtype=np.int64)
+    if columns.unranked is not None:
+        unranked, absent = query_codes(columns.unranked, judgments.names)
+        unranked, unjudged = unranked[unranked >= 0], unjudged | set(absent)
+    return PartValues(ranked.codes, values, unjudged, ineligible, counts, unranked)
 
 
 def _run_parts(
@@ -314,7 +319,7 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValue
     """Evaluate one partition (a pandas DataFrame) on a worker."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
-        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0])
+        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none)
     return evaluate_part(judgments, table_columns(frame, "run"), plan)
 
 
@@ -350,12 +355,14 @@ def merge_parts(
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
+    unranked = np.concatenate([p.unranked for p in parts])
+    unranked = unranked[eligible[unranked]]  # answered with no document: scored 0 (pytrec_eval and ranx do)
     ranked = np.zeros(len(judgments.names), dtype=bool)  # (np.setdiff1d would import numpy.ma: 25 ms at the start)
-    ranked[np.concatenate((codes, ineligible))] = True
+    ranked[np.concatenate((codes, ineligible, unranked))] = True
     missing = np.flatnonzero(eligible & ~ranked)
     scored = missing if plan.complete else missing[:0]  # scored 0, else left out
-    zeros = np.zeros((len(plan.measures), scored.size))
-    codes = np.concatenate((codes, scored))
+    zeros = np.zeros((len(plan.measures), scored.size + unranked.size))
+    codes = np.concatenate((codes, scored, unranked))
     order = np.argsort(codes, kind="stable")
     codes, values = codes[order], np.concatenate([p.values for p in parts] + [zeros], axis=1)[:, order]
     repeated = codes[1:][codes[1:] == codes[:-1]]
@@ -379,6 +386,8 @@ def merge_parts(
         )
     if unjudged:
         note(len(unjudged), f"no judgments in {source} ({_listed(unjudged)}); left out")
+    if unranked.size:
+        note(unranked.size, f"an empty ranking ({_listed(judgments.query_text(unranked))}); scored 0", "judged ")
     if missing.size:
         them = "it" if missing.size == 1 else "them"
         if plan.complete:
@@ -447,7 +456,8 @@ def evaluate(
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest block); a DataFrame
         with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno, score``, or ir_measures' ``query_id,
         doc_id, score``); a Dask DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a
-        pytrec_eval dict ``{query: {document: score}}``; in a mapping, a list of files is one run in shards of whole
+        pytrec_eval dict ``{query: {document: score}}`` (a query mapped to ``{}``, answered with nothing, scores 0
+        as pytrec_eval scores it); in a mapping, a list of files is one run in shards of whole
         queries. Names: the mapping's keys, else a file's name without directory, compression suffix and extension
         (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's
         name, else ``run1``, ``run2``... Where names clash, runs read from files are named by their file name (by

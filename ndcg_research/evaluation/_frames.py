@@ -197,9 +197,13 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     if not values:
         raise InputError(f"{label} is empty" if not table else f"{label}: every query maps to an empty dict")
     array = np.asarray(values)
+    # A run's query with an empty ranking is answered with nothing (pytrec_eval and ranx score it 0); a qrels' has
+    # no judgments (no tool evaluates it). Its id is read with the others', so that all follow one rule.
+    empty = [query for query, ranked in table.items() if not ranked] if kind == "run" else []
+    every_query = np.concatenate((queries, np.fromiter(empty, object, len(empty))))
 
     def where(i: int) -> str:
-        return f"{label}: query {queries[i]!r}, document {docs[i]!r}"
+        return f"{label}: query {every_query[i]!r}, " + (f"document {docs[i]!r}" if i < docs.size else "no document")
 
     # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
     if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
@@ -212,9 +216,12 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
-    query_ids = _object_ids(queries, "query", where, f"{label} (its query ids)", "entry")
+    query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", "entry")
     doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
-    return Columns(query_ids, doc_ids, value, kind, label, tag, fraction=fraction, named_by="key")
+    ranked_queries, empty_queries = query_ids[: docs.size], query_ids[docs.size :] if empty else None
+    return Columns(
+        ranked_queries, doc_ids, value, kind, label, tag, fraction=fraction, named_by="key", unranked=empty_queries
+    )
 
 
 def table_columns(table: Any, kind: Kind) -> Columns:

@@ -48,6 +48,7 @@ class Columns:
     # How messages name a row: a file's line, a DataFrame's index label (in ``lines``), a dict's or ranx object's
     # query and document (they have no lines). Never guessed from ``source``: a file may be named "DataFrame".
     named_by: Literal["line", "label", "key"] = "line"
+    unranked: pa.ChunkedArray | None = None  # a run dict's queries that map to no document
 
     def __len__(self) -> int:
         return int(self.value.size)
