@@ -163,18 +163,43 @@ def test_unsorted_ungrouped_run_same_as_sorted():
             np.testing.assert_allclose(a.values[0], b.values[0], rtol=1e-12)
 
 
-def test_a_gain_map_listing_a_negative_grade_gives_the_ideal_padding_no_gain():
-    # q's ideal has 3 grades >= 0 (2, 1, 0), s's one (1): in one batch, s's ideal row is padded to 3. A Measure made by
-    # hand may list grade -1; the padding must still gain nothing. By hand, ndcg@2 with the map {-1: 5} (unlisted
-    # grades gain themselves; z's grade -1 is unjudged in the run): q ranks d (unjudged), a (1): 1/log2(3) over
-    # 2 + 1/log2(3); s ranks x (1), z: 1 over 1.
+def test_a_gain_map_listing_grade_0_gives_the_ideal_padding_no_gain():
+    # q's ideal has 3 grades >= 0 (2, 1, 0), s's one (1): in one batch, s's ideal row is padded to 3 with grade 0,
+    # which the map {0: 5} gains 5; the padding must still gain nothing. By hand, ndcg@2 (unlisted grades gain
+    # themselves; d and z, grade -1, are unjudged): q ranks d, a (1): 1/log2(3); its ideal c (0 -> 5), b (2):
+    # 5 + 2/log2(3). s ranks x (1), z: 1 over 1.
     qrels = pd.DataFrame(
         {"query": list("qqqqss"), "doc": list("abcdxz"), "relevance": [1, 2, 0, -1, 1, -1]},
     )
     run = pd.DataFrame({"query": list("qqqss"), "doc": list("dabxz"), "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
-    values = evaluate(qrels, run, [Measure("m", 2, None, None, ((-1, 5.0),))]).values[0][0]
+    values = evaluate(qrels, run, [Measure("m", 2, None, None, ((0, 5.0),))]).values[0][0]
     third = 1 / math.log2(3)
-    assert values.tolist() == pytest.approx([third / (2 + third), 1.0], abs=1e-15)
+    assert values.tolist() == pytest.approx([third / (5 + 2 * third), 1.0], abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"k": 0}, r"k must be an integer >= 1 or None, got int 0"),  # every query scored 0, noted as no relevant
+        ({"k": 2.5}, r"k must be an integer >= 1 or None, got float 2.5"),  # numpy's casting error
+        ({"k": True}, r"k must be an integer >= 1 or None, got bool True"),
+        ({"gains": ((-1, 5.0),)}, r"gains keys must be integer grades >= 0, got -1"),  # as 'ndcg.-1=5' is
+        ({"gains": ()}, r"gains must be a non-empty dict"),
+        ({"gains": ((1, math.nan),)}, r"gains values must be finite numbers, got nan"),  # 'DCG overflows'
+        ({"gains": ((1, 2.0), (1, 3.0))}, r"each grade once"),
+        ({"gain": "exp2", "gains": ((1, 2.0),)}, r"give either gain or gains"),  # the gain was ignored
+        ({"gain": "cubic"}, r"unknown gain 'cubic'"),
+    ],
+)
+def test_a_measure_made_by_hand_is_checked_as_a_spec_is(options, message):
+    # parse_measures and evaluate take a Measure as it is: its fields were never checked.
+    with pytest.raises(ValueError, match=message):
+        Measure("m", **options)
+    assert Measure("m", gains={1: 3}).gains == ((1, 3.0),)  # a dict, as the spec language writes it
+    assert Measure("m", discount=" power(beta=0.5) ").discount == "power(beta=0.5)"  # the canonical text: the key
+    with pytest.raises(ValueError, match=r"^two different measures are named 'ndcg@10'; name them apart$"):
+        parse_measures(["ndcg@10", Measure("ndcg@10", k=1)])  # two columns of one name; .mean() took the first
+    assert parse_measures(["ndcg@10", Measure("ndcg@10", k=10)]) == [Measure("ndcg@10", k=10)]
 
 
 def test_private_helpers_of_matching_and_scoring():

@@ -45,6 +45,24 @@ class Measure:
     discount: str | None = None
     gains: Gains | None = None
 
+    def __post_init__(self) -> None:
+        # A Measure made by hand is checked as a parsed spec is (parse_measures and evaluate take it as it is).
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise TypeError(f"Measure name must be a non-empty str, got {type_and_value(self.name)}")
+        if self.k is not None and (isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1):
+            raise ValueError(f"Measure {self.name!r}: k must be an integer >= 1 or None, got {type_and_value(self.k)}")
+        for option, parse in (("gain", parse_gain), ("discount", parse_discount)):
+            value = getattr(self, option)
+            if value is not None:  # its canonical text, the measure's key
+                object.__setattr__(self, option, str(parse(value)))
+        if self.gains is not None:
+            pairs = list(self.gains.items() if isinstance(self.gains, dict) else self.gains)
+            if any(not isinstance(pair, tuple) or len(pair) != 2 for pair in pairs) or len(dict(pairs)) < len(pairs):
+                raise ValueError(f"Measure {self.name!r}: gains must be (grade, gain) pairs, each grade once")
+            if self.gain is not None:
+                raise ValueError(f"Measure {self.name!r}: give either gain or gains (a gain map replaces the gain)")
+            object.__setattr__(self, "gains", _checked_gains(dict(pairs), self.name))
+
     def with_defaults(self, gain: str | None, discount: str | None) -> "Measure":
         """This measure with ``gain`` / ``discount`` filled in where it sets none (renamed as a spec)."""
         new_gain = self.gain if self.gain is not None or self.gains is not None else gain
@@ -457,4 +475,9 @@ def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Me
         if not isinstance(item, (str, Measure)):
             raise TypeError(f"measures[{i}] must be a measure spec or a Measure, got {type_and_value(item)}")
         parsed += [item] if isinstance(item, Measure) else _parse_one(item)
-    return list(dict.fromkeys(parsed))
+    unique = list(dict.fromkeys(parsed))
+    names = [m.name for m in unique]
+    twice = next((m for i, m in enumerate(unique) if m.name in names[:i]), None)
+    if twice is not None:  # (results are named by measure: one name would hold two measures)
+        raise ValueError(f"two different measures are named {twice.name!r}; name them apart")
+    return unique
