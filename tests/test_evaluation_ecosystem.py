@@ -69,6 +69,17 @@ def test_a_query_a_run_dict_answers_with_no_document_scores_0_as_pytrec_eval_and
     assert "no judgments in qrels dict ('9')" in evaluate(qrels, {**run, "9": {}}, "ndcg").notes[0]
 
 
+def test_integer_scores_beside_floats_in_a_run_dict_are_refused_where_a_float64_would_change_them():
+    # numpy made the scores float64 before they were checked: 2^53 + 1 and 2^53 tied silently (b first by docno),
+    # where the same integers alone are refused as inexact.
+    qrels = {"1": {"a": 1, "b": 0}}
+    message = r"^run dict: query '1', document 'a': score 9007199254740993 is not exact as a float64"
+    for big in (2**53 + 1, np.int64(2**53 + 1)):
+        with pytest.raises(InputError, match=message):
+            evaluate(qrels, {"1": {"a": big, "b": 2**53, "c": 0.5}})
+    assert evaluate(qrels, {"1": {"a": 2**60, "b": 0.5}}).mean() == 1.0  # exact in float64: a first
+
+
 def test_a_mapping_of_names_to_dict_runs_names_them():
     result = evaluate(QRELS, {"bm25": RUN, "dense": {"q1": {"x": 1.0}}}, "ndcg")
     assert result.runs == ("bm25", "dense")

@@ -215,6 +215,13 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
+    if array.dtype.kind == "f" and kind == "run":  # integers beside floats were made float64: inexact beyond 2^53
+        i = next((i for i, v in enumerate(values) if isinstance(v, (int, np.integer)) and float(v) != int(v)), -1)
+        if i >= 0:
+            raise InputError(
+                f"{where(i)}: score {values[i]} is not exact as a float64 (beyond 2^53: it would tie with its "
+                "neighbours); rescale the scores"
+            )
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
     query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", "entry")
     doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
