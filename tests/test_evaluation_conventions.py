@@ -492,3 +492,27 @@ def test_ties_are_counted_when_the_last_query_is_emptied(convention, relevance, 
     expected = tie_average / (gains[0] / math.log2(2)) if convention == "tf_ranking" else 1.0  # ranx: file order
     assert values["q1"] == pytest.approx(expected)
     assert any("1 query has tied scores" in note for note in result.notes) == (convention == "tf_ranking")
+
+
+@pytest.mark.parametrize("name", ["sklearn", "torchmetrics", "tf_ranking"])
+def test_max_docs_inside_a_group_of_tied_scores_is_refused_where_the_convention_averages_them(name):
+    # x 3.0, y 2.0, then a and c tied at 1.0: -M 3 kept whichever of a and c came first in the rows (1.0 for one
+    # order, 0.7602 for the other under sklearn's convention); no tool of these conventions has -M.
+    from sklearn.metrics import ndcg_score
+
+    qrels = pd.DataFrame({"query": ["1"] * 4, "doc": ["x", "y", "a", "c"], "relevance": [1, 0, 0, 2]})
+    for order in (["x", "y", "a", "c"], ["x", "y", "c", "a"]):
+        run = pd.DataFrame({"query": ["1"] * 4, "doc": order, "score": [3.0, 2.0, 1.0, 1.0]})
+        with pytest.raises(InputError, match=r"^max_docs=3 \(-M\) cuts a group of tied scores in query '1'"):
+            evaluate(qrels, run, convention=name, max_docs=3)
+        if name == "sklearn":  # cuts between groups: sklearn on the kept documents
+            assert evaluate(qrels, run, convention=name, max_docs=2).mean() == pytest.approx(
+                ndcg_score([[1, 0]], [[3.0, 2.0]]), abs=1e-12
+            )
+            grades = [1, 0, 0, 2] if order[2] == "a" else [1, 0, 2, 0]
+            assert evaluate(qrels, run, convention=name, max_docs=4).mean() == pytest.approx(
+                ndcg_score([grades], [[3.0, 2.0, 1.0, 1.0]]), abs=1e-12
+            )
+    # trec_eval orders ties by document id (c before a): its cut is defined. x (1), y (0), c (2) over the uncut
+    # ideal c, x.
+    assert evaluate(qrels, run, max_docs=3).mean() == pytest.approx((1 + 2 / 2) / (2 + 1 / math.log2(3)), abs=1e-12)

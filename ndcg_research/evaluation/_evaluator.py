@@ -239,6 +239,17 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
         ranked = ranked.take(np.flatnonzero(~ranked.negative))
     if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...
+        if conv.ties == "average":  # which of a tied group the cut keeps would be the rows' order
+            _, pairs = tied_pairs(ranked.score, ranked.starts)
+            query = np.searchsorted(ranked.starts, pairs, side="right") - 1
+            split = query[pairs - ranked.starts[query] == plan.max_docs - 1]
+            if split.size:
+                raise InputError(
+                    f"max_docs={plan.max_docs} (-M) cuts a group of tied scores in query "
+                    f"{judgments.query_text(ranked.codes[split[:1]])[0]!r}, whose orders {conv.name} averages over: "
+                    "which of them are kept would be the rows' order (no tool of the convention has -M); cut the "
+                    "run first, or break the ties"
+                )
         ranked = ranked.first(plan.max_docs)
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
@@ -477,7 +488,9 @@ def evaluate(
         trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
         Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval ``-M``; the ideal is not
-        cut). 0 keeps none, so every query scores 0: refused where the ideal comes from the ranked list (undefined).
+        cut, but where the convention takes it from the ranked list it is the kept documents'). 0 keeps none, so
+        every query scores 0: refused where the ideal comes from the ranked list (undefined); a cut inside a group of
+        tied scores is refused where the convention averages over their orders.
 
     Returns
     -------
