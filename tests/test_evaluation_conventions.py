@@ -1,7 +1,7 @@
-"""Each convention preset against the tool it names: scikit-learn, LightGBM, XGBoost, ranx and
-ir_measures are run here; TorchMetrics, TF-Ranking and gdeval (not installable quickly) are
-checked against hand computations from their documented formulas, tie averaging against a
-brute-force mean over every order of the tied documents."""
+"""Each convention preset against the tool it names: scikit-learn, LightGBM, XGBoost, ranx,
+ir_measures and gdeval.pl (the copy ir_measures ships, run by perl) are run here; TorchMetrics and
+TF-Ranking (not installable quickly) are checked against hand computations from their documented
+formulas, tie averaging against a brute-force mean over every order of the tied documents."""
 
 from __future__ import annotations
 
@@ -516,3 +516,43 @@ def test_max_docs_inside_a_group_of_tied_scores_is_refused_where_the_convention_
     # trec_eval orders ties by document id (c before a): its cut is defined. x (1), y (0), c (2) over the uncut
     # ideal c, x.
     assert evaluate(qrels, run, max_docs=3).mean() == pytest.approx((1 + 2 / 2) / (2 + 1 / math.log2(3)), abs=1e-12)
+
+
+def test_gdeval_preset_against_gdeval_pl_itself(tmp_path):
+    # gdeval.pl 1.3 as ir_measures ships it, run by perl on random files: ties (scores rounded to one decimal),
+    # grades -1..4, runs that miss judged documents and rank unjudged ones, topics without a relevant judgment
+    # (not printed). It prints 5 decimals: each value agrees within half a unit of the last.
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    ir_measures = pytest.importorskip("ir_measures")
+    perl = shutil.which("perl")
+    if perl is None:
+        pytest.skip("perl is not installed (Debian's perl-base always is)")
+    script = Path(ir_measures.__file__).parent / "bin" / "gdeval.pl"
+    rng = np.random.default_rng(np.random.SeedSequence(2041))
+    evaluated = 0
+    for case in range(40):
+        qrels, run = [], []
+        for topic in range(1, 6):
+            docs = [f"d{i}" for i in rng.choice(30, size=int(rng.integers(1, 12)), replace=False)]
+            qrels += [f"{topic} 0 {d} {int(rng.integers(-1, 5))}" for d in docs]
+            ranked = rng.choice(30, size=int(rng.integers(1, 15)), replace=False)
+            run += [f"{topic} Q0 d{d} {r} {rng.integers(0, 8) / 10:.1f} t" for r, d in enumerate(ranked, 1)]
+        (tmp_path / "qrels").write_text("\n".join(qrels) + "\n")
+        (tmp_path / "run").write_text("\n".join(run) + "\n")
+        k = int(rng.choice([1, 3, 5, 20]))
+        out = subprocess.run(
+            [perl, str(script), str(tmp_path / "qrels"), str(tmp_path / "run"), str(k)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        theirs = {line.split(",")[1]: float(line.split(",")[2]) for line in out[1:]}  # (this copy prints no mean)
+        result = evaluate(tmp_path / "qrels", tmp_path / "run", f"ndcg@{k}", convention="gdeval")
+        ours = dict(zip(result.queries[0].tolist(), result.values[0][0].tolist(), strict=True))
+        assert set(ours) == set(theirs), case  # topics with a relevant judgment, the others not evaluated
+        assert all(abs(ours[q] - v) <= 5e-6 for q, v in theirs.items()), (case, ours, theirs)
+        evaluated += len(ours)
+    assert evaluated >= 100  # (the cases are not all left out)
