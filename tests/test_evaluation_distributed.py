@@ -63,6 +63,17 @@ def test_a_query_split_between_partitions_is_refused():
         evaluate(qrels, {"r": frame}, "ndcg")
 
 
+def test_a_dask_run_of_empty_partitions_is_refused_unless_zeros_are_asked_for():
+    dd = pytest.importorskip("dask.dataframe")
+    from ndcg_research.evaluation import NoJudgedQuery
+
+    qrels = pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]})
+    empty = pd.DataFrame({"query": pd.Series([], dtype=str), "doc": pd.Series([], dtype=str), "score": []})
+    with pytest.raises(NoJudgedQuery, match=r"^run run1: it ranks no query \(judged: '1'\); scoring every judged"):
+        evaluate(qrels, dd.from_pandas(empty, npartitions=1))
+    assert evaluate(qrels, dd.from_pandas(empty, npartitions=1), complete=True).mean() == 0.0
+
+
 def test_blocks_of_a_file_give_the_values_of_one_piece(tmp_path, monkeypatch):
     import sys
 

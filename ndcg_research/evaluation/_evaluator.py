@@ -389,8 +389,9 @@ def merge_parts(
 
     unjudged = [u.decode("utf-8", "surrogateescape") for u in sorted(set().union(*(p.unjudged for p in parts)))]
     if not ranked.any() and plan.complete and plan.complete_by_default:  # (ids that do not match, most often)
+        ranks = f"none of its queries ({_listed(unjudged)}) is judged in {source}" if unjudged else "it ranks no query"
         raise NoJudgedQuery(
-            f"run {name}: none of its queries ({_listed(unjudged)}) is judged in {source} (judged: "
+            f"run {name}: {ranks} (judged: "
             f"{_listed(judgments.query_text(np.flatnonzero(eligible)))}); scoring every judged query 0 (the "
             f"{conv.name} convention's default for a judged query that a run misses) would say nothing of the run: "
             "check its query ids, or give complete=True (-c) to score them 0"
