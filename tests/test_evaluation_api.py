@@ -200,6 +200,11 @@ def test_a_measure_made_by_hand_is_checked_as_a_spec_is(options, message):
     with pytest.raises(ValueError, match=r"^two different measures are named 'ndcg@10'; name them apart$"):
         parse_measures(["ndcg@10", Measure("ndcg@10", k=1)])  # two columns of one name; .mean() took the first
     assert parse_measures(["ndcg@10", Measure("ndcg@10", k=10)]) == [Measure("ndcg@10", k=10)]
+    # A function as the gain is kept as given (checked: a non-callable, non-spec value is refused).
+    qrels, run = {"q1": {"a": 2, "b": 1, "c": 0}}, {"q1": {"a": 1.0, "b": 2.0, "c": 3.0}}
+    assert evaluate(qrels, run, [Measure("m", gain=abs)]).mean() == evaluate(qrels, run, "ndcg").mean()
+    with pytest.raises(TypeError, match="gain"):
+        Measure("m", gain=3)
 
 
 def test_private_helpers_of_matching_and_scoring():

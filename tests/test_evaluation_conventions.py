@@ -503,7 +503,9 @@ def test_max_docs_inside_a_group_of_tied_scores_is_refused_where_the_convention_
     qrels = pd.DataFrame({"query": ["1"] * 4, "doc": ["x", "y", "a", "c"], "relevance": [1, 0, 0, 2]})
     for order in (["x", "y", "a", "c"], ["x", "y", "c", "a"]):
         run = pd.DataFrame({"query": ["1"] * 4, "doc": order, "score": [3.0, 2.0, 1.0, 1.0]})
-        with pytest.raises(InputError, match=r"^max_docs=3 \(-M\) cuts a group of tied scores in query '1'"):
+        with pytest.raises(
+            InputError, match=r"^max_docs=3 \(-M\) cuts a group of tied scores of different grades in query '1'"
+        ):
             evaluate(qrels, run, convention=name, max_docs=3)
         if name == "sklearn":  # cuts between groups: sklearn on the kept documents
             assert evaluate(qrels, run, convention=name, max_docs=2).mean() == pytest.approx(
@@ -513,6 +515,11 @@ def test_max_docs_inside_a_group_of_tied_scores_is_refused_where_the_convention_
             assert evaluate(qrels, run, convention=name, max_docs=4).mean() == pytest.approx(
                 ndcg_score([grades], [[3.0, 2.0, 1.0, 1.0]]), abs=1e-12
             )
+    # A tied group of equal grades gives one value whichever are kept (an unjudged tail at the cut): not refused.
+    tail = pd.DataFrame({"query": ["1"] * 4, "doc": ["x", "c", "u", "v"], "score": [3.0, 2.0, 1.0, 1.0]})
+    cut = evaluate(qrels, tail, convention=name, max_docs=3).mean()
+    if name == "sklearn":
+        assert cut == pytest.approx(ndcg_score([[1, 2, 0]], [[3.0, 2.0, 1.0]]), abs=1e-12)
     # trec_eval orders ties by document id (c before a): its cut is defined. x (1), y (0), c (2) over the uncut
     # ideal c, x.
     assert evaluate(qrels, run, max_docs=3).mean() == pytest.approx((1 + 2 / 2) / (2 + 1 / math.log2(3)), abs=1e-12)

@@ -66,7 +66,20 @@ def test_a_query_a_run_dict_answers_with_no_document_scores_0_as_pytrec_eval_and
     ours = evaluate(Qrels(qrels), Run(run), "ndcg", convention="ranx").mean()
     assert ours == pytest.approx(ranx_evaluate(Qrels(qrels), Run(run), "ndcg", make_comparable=True), abs=1e-12)
     # A query without judgments answered with nothing is left out, as any query without judgments.
-    assert "no judgments in qrels dict ('9')" in evaluate(qrels, {**run, "9": {}}, "ndcg").notes[0]
+    assert (
+        "no judgments in qrels dict ('9')"
+        in evaluate(qrels, {**run, "9": {}}, "ndcg", convention="pytrec_eval").notes[0]
+    )
+    # The tools that take no dict (scikit-learn refuses an empty list) do not say: there it is a missing query, scored
+    # or left out by the convention's rule for those (sklearn: left out; trec_eval: scored 0, as -c).
+    sklearn = evaluate(qrels, run, "ndcg", convention="sklearn")
+    assert sklearn.queries[0].tolist() == ["2"] and any(
+        "judged queries have no ranking ('1', '3')" in n for n in sklearn.notes
+    )
+    assert evaluate(qrels, run, "ndcg").queries[0].tolist() == ["1", "2", "3"]
+    # Ids that match no judged query are refused under the default, a {} of a judged query or not.
+    with pytest.raises(InputError, match=r"none of its queries \('Q2'\) is judged"):
+        evaluate(qrels, {"Q2": {"a": 1.0}, "1": {}}, "ndcg")
 
 
 def test_integer_scores_beside_floats_in_a_run_dict_are_refused_where_a_float64_would_change_them():

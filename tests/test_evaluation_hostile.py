@@ -387,7 +387,13 @@ def test_text_that_begins_like_a_bzip2_header_is_text(tmp_path):
     assert result.mean() == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
 
 
-@pytest.mark.parametrize("stdin", [None, io.StringIO(RUN)])
+def _closed_stdin() -> io.TextIOWrapper:
+    stream = io.TextIOWrapper(io.BytesIO(RUN.encode()))
+    stream.close()
+    return stream
+
+
+@pytest.mark.parametrize("stdin", [None, io.StringIO(RUN), _closed_stdin()])
 def test_standard_input_without_bytes_is_refused_by_name(files, monkeypatch, stdin):
     # A closed standard input (sys.stdin is None: `<&-`) or a text stream in its place (a notebook, a test) raised
     # AttributeError: 'NoneType' object has no attribute 'buffer'.

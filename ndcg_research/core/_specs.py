@@ -39,7 +39,7 @@ def parse_call(spec: str, *, what: str, valid: str = "") -> tuple[str, list[Any]
         twice = next((k for i, k in enumerate(listed) if k in listed[:i]), None)
         if twice is not None:
             raise ValueError(
-                f"{what} spec {spec!r}: the key {twice!r} is given twice (equal keys are one); give it once"
+                f"{what} spec {spec!r}: the key {twice!r} is given twice (equal keys are one); give it once{end}"
             )
     return node.func.id, args, kwargs
 

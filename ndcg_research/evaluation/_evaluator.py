@@ -13,7 +13,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, distinct, measure_values, query_codes, rank_part, tied_pairs
+from ._matching import Judgments, Ranked, distinct, measure_values, query_codes, rank_part, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
 from ._sources import STDIN, NoJudgedQuery, Recording, prefetched, standard_input
@@ -232,6 +232,30 @@ class PartValues:
     unranked: np.ndarray  # judged queries that the run lists with no document
 
 
+def _check_cut_ties(ranked: Ranked, max_docs: int, judgments: Judgments, convention: str) -> None:
+    """Refuse a cut inside a group of tied scores of unequal grades, where the convention averages over tie orders:
+    which of them are kept would be the rows' order (no tool of such a convention has -M)."""
+    _, pairs = tied_pairs(ranked.score, ranked.starts)
+    query = np.searchsorted(ranked.starts, pairs, side="right") - 1
+    straddle = pairs - ranked.starts[query] == max_docs - 1
+    if not straddle.any():
+        return
+    new = np.r_[True, pairs[1:] != pairs[:-1] + 1]  # tied groups: chains of consecutive tied pairs
+    group = np.cumsum(new) - 1
+    bounds = np.column_stack((pairs[new], pairs[np.r_[new[1:], True]] + 2)).ravel()  # [first, last + 1) of each
+    grade = np.append(ranked.grade, 0)  # (reduceat's indices stay below its length)
+    low, high = (f.reduceat(grade, bounds)[::2] for f in (np.minimum, np.maximum))
+    mixed = group[straddle][low[group[straddle]] != high[group[straddle]]]
+    if mixed.size:
+        where = np.flatnonzero(group == mixed[0])[0]
+        raise InputError(
+            f"max_docs={max_docs} (-M) cuts a group of tied scores of different grades in query "
+            f"{judgments.query_text(ranked.codes[query[where : where + 1]])[0]!r}, whose orders {convention} averages "
+            "over: which of them are kept would be the rows' order (no tool of the convention has -M); cut the run "
+            "first, or break the ties"
+        )
+
+
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
     """Evaluate one part of a run (whole queries): a pure function, for file blocks and Dask partitions alike."""
     conv = plan.convention
@@ -239,17 +263,8 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
         ranked = ranked.take(np.flatnonzero(~ranked.negative))
     if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...
-        if conv.ties == "average":  # which of a tied group the cut keeps would be the rows' order
-            _, pairs = tied_pairs(ranked.score, ranked.starts)
-            query = np.searchsorted(ranked.starts, pairs, side="right") - 1
-            split = query[pairs - ranked.starts[query] == plan.max_docs - 1]
-            if split.size:
-                raise InputError(
-                    f"max_docs={plan.max_docs} (-M) cuts a group of tied scores in query "
-                    f"{judgments.query_text(ranked.codes[split[:1]])[0]!r}, whose orders {conv.name} averages over: "
-                    "which of them are kept would be the rows' order (no tool of the convention has -M); cut the "
-                    "run first, or break the ties"
-                )
+        if conv.ties == "average" and ranked.lengths.max(initial=0) > plan.max_docs:
+            _check_cut_ties(ranked, plan.max_docs, judgments, conv.name)
         ranked = ranked.first(plan.max_docs)
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
@@ -366,8 +381,9 @@ def merge_parts(
     codes = np.concatenate([p.codes for p in parts])
     ineligible = np.concatenate([p.ineligible for p in parts])
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else judgments.counts > 0
-    unranked = np.concatenate([p.unranked for p in parts])
-    unranked = unranked[eligible[unranked]]  # answered with no document: scored 0 (pytrec_eval and ranx do)
+    answered = codes.size + ineligible.size > 0  # a judged query ranked
+    unranked = np.concatenate([p.unranked for p in parts])  # answered with no document: scored 0, or missing
+    unranked = unranked[eligible[unranked]] if conv.empty == "zero" else unranked[:0]
     ranked = np.zeros(len(judgments.names), dtype=bool)  # (np.setdiff1d would import numpy.ma: 25 ms at the start)
     ranked[np.concatenate((codes, ineligible, unranked))] = True
     missing = np.flatnonzero(eligible & ~ranked)
@@ -388,7 +404,7 @@ def merge_parts(
         notes.append(f"{name}: {count} {judged}{'query has' if count == 1 else 'queries have'} {text}")
 
     unjudged = [u.decode("utf-8", "surrogateescape") for u in sorted(set().union(*(p.unjudged for p in parts)))]
-    if not ranked.any() and plan.complete and plan.complete_by_default:  # (ids that do not match, most often)
+    if not answered and plan.complete and plan.complete_by_default:  # (ids that do not match, most often)
         ranks = f"none of its queries ({_listed(unjudged)}) is judged in {source}" if unjudged else "it ranks no query"
         raise NoJudgedQuery(
             f"run {name}: {ranks} (judged: "
@@ -468,8 +484,8 @@ def evaluate(
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest block); a DataFrame
         with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno, score``, or ir_measures' ``query_id,
         doc_id, score``); a Dask DataFrame partitioned by query (evaluated on the workers); a ranx ``Run``; a
-        pytrec_eval dict ``{query: {document: score}}`` (a query mapped to ``{}``, answered with nothing, scores 0
-        as pytrec_eval scores it); in a mapping, a list of files is one run in shards of whole
+        pytrec_eval dict ``{query: {document: score}}`` (a query mapped to ``{}`` is missing, but scores 0 under the
+        ``pytrec_eval`` preset, as pytrec_eval scores it); in a mapping, a list of files is one run in shards of whole
         queries. Names: the mapping's keys, else a file's name without directory, compression suffix and extension
         (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's
         name, else ``run1``, ``run2``... Where names clash, runs read from files are named by their file name (by

@@ -205,8 +205,9 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     def where(i: int) -> str:
         return f"{label}: query {every_query[i]!r}, " + (f"document {docs[i]!r}" if i < docs.size else "no document")
 
+    kinds = set(map(type, values))
     # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
-    if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
+    if array.dtype.kind not in "iuf" or any(issubclass(k, (bool, np.bool_)) for k in kinds):
         real = (int, float, np.integer, np.floating)
         i = next((i for i, v in enumerate(values) if isinstance(v, (bool, np.bool_)) or not isinstance(v, real)), -1)
         if i >= 0:
@@ -215,7 +216,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
-    if array.dtype.kind == "f" and kind == "run":  # integers beside floats were made float64: inexact beyond 2^53
+    integers = any(issubclass(k, (int, np.integer)) for k in kinds)
+    if array.dtype.kind == "f" and kind == "run" and integers:  # integers beside floats, made float64: 2^53 + 1?
         i = next((i for i, v in enumerate(values) if isinstance(v, (int, np.integer)) and float(v) != int(v)), -1)
         if i >= 0:
             raise InputError(

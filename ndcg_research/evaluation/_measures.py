@@ -53,8 +53,10 @@ class Measure:
             raise ValueError(f"Measure {self.name!r}: k must be an integer >= 1 or None, got {type_and_value(self.k)}")
         for option, parse in (("gain", parse_gain), ("discount", parse_discount)):
             value = getattr(self, option)
-            if value is not None:  # its canonical text, the measure's key
+            if isinstance(value, str):  # its canonical text, the measure's key
                 object.__setattr__(self, option, str(parse(value)))
+            elif value is not None:  # a function: checked, kept as given
+                parse(value)
         if self.gains is not None:
             pairs = list(self.gains.items() if isinstance(self.gains, dict) else self.gains)
             if any(not isinstance(pair, tuple) or len(pair) != 2 for pair in pairs) or len(dict(pairs)) < len(pairs):
@@ -250,6 +252,8 @@ class Convention:
         Which queries of the run are evaluated: those with judgments, or with a grade above 0.
     missing : {"zero", "skip"}
         A judged (eligible) query the run does not rank: scored 0, or left out of the mean.
+    empty : {"missing", "zero"}
+        A query that a run dict maps to no document (``{}``): missing, or answered with nothing and scored 0.
     integer_grades : bool
         Grades must be integers (the tool reads or requires integers).
     max_grade : int or None
@@ -278,6 +282,7 @@ class Convention:
     negative: Literal["unjudged", "drop", "error", "keep"] = "unjudged"
     eligible: Literal["judged", "relevant"] = "judged"
     missing: Literal["zero", "skip"] = "zero"
+    empty: Literal["missing", "zero"] = "missing"
     integer_grades: bool = True
     max_grade: int | None = None
     notes: str = ""
@@ -314,17 +319,18 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
     ),
     Convention(
         "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; ir_measures' pytrec_eval provider with complete=True)",
-        missing="skip", score_dtype="float32",
+        missing="skip", empty="zero", score_dtype="float32",
         notes="Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 tie "
             "and are ordered by document id (scores beyond float32's range become infinities, which tie too); a judged "
-            "query missing from the run is left out of the mean (ir_measures scores it 0: complete=True).",
+            "query missing from the run is left out of the mean (ir_measures scores it 0: complete=True), one the run "
+            "maps to no document ({}) scores 0.",
     ),
     Convention(
         "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
         gain="exp2", eligible="relevant", missing="skip", max_grade=4,
         notes="From gdeval.pl 1.3: judgments above 0 kept (max 4), the run sorted by score then docno descending, "
             "topics with no relevant judgment not evaluated, -c divides by the topics with one. It always cuts at k "
-            "(default 20: ask for ndcg@20) and prints 5 decimals. Verified by hand (Perl, not run here).",
+            "(default 20: ask for ndcg@20) and prints 5 decimals. Tested against gdeval.pl (as ir_measures ships it).",
     ),
     Convention(
         "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",

@@ -78,6 +78,7 @@ class Columns:
             lines=None if self.lines is None else self.lines[rows],
             first_line=self.first_line + rows.indices(len(self))[0],
             fraction=None,
+            unranked=None,  # (a whole dict's: never sliced)
         )
 
     @staticmethod
@@ -96,6 +97,7 @@ class Columns:
             tag=parts[-1].tag,
             lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
             fraction=fractions[0] if fractions else None,
+            unranked=None,  # (a whole dict's: never concatenated)
         )
 
 

@@ -98,7 +98,7 @@ class Prefixed:
 def standard_input() -> Any:
     """Standard input's binary stream, refused where there is none (closed, or a text stream put in its place)."""
     stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
+    if stream is None or stream.closed:
         raise InputError(
             "standard input (-) cannot be read as bytes here (it is closed, or a text stream such as a notebook's "
             "replaces it): give a file"
