@@ -211,9 +211,7 @@ def _parse_spec(text: str) -> Measure:
         discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None
     except (TypeError, ValueError) as error:  # the spec's own message, said of this measure
         raise type(error)(f"measure {text!r}: {error}") from None
-    gains = _checked_gains(options["gains"], text) if "gains" in options else None
-    if gains is not None and gain is not None:
-        raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
+    gains = _checked_gains(options["gains"], text) if "gains" in options else None  # (Measure refuses it beside gain)
     return _spec_measure(k, gain, discount, gains)
 
 
