@@ -72,20 +72,22 @@ def is_table(value: Any) -> bool:
 
 
 def frame_style(columns: Any) -> str:
-    """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
     names = set(map(str, columns))
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
+
+
+def _first(mask: np.ndarray) -> int | None:  # the row a message names
+    return int(mask.argmax()) if mask.any() else None
 
 
 def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
-    # Each type's first position: a column may hold millions of values, of a few types.
-    first = {t: next((i, x) for i, x in enumerate(values) if type(x) is t) for t in dict.fromkeys(map(type, values))}
     shown: dict[str, str] = {}
-    for i, x in sorted(first.values()):  # (by position: no two are equal)
-        kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
-        kind = next((k for k, types in kinds.items() if isinstance(x, types)), kind)  # (a bool is an int)
+    for t in dict.fromkeys(map(type, values)):  # each type's first value, in order: a column may hold millions
+        i, x = next((i, x) for i, x in enumerate(values) if type(x) is t)
+        kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, bytes) else t.__name__
+        kind = next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int)
         shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
         same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
@@ -117,9 +119,8 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         if any(issubclass(t, (bool, np.bool_)) or not issubclass(t, (int, np.integer)) for t in present):
             raise _kinds_error(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
-    empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
-    if empty.size:
-        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string (trec_eval could not read an empty id)")
+    if (i := _first(numbers(kernel("binary_length", ids)) == 0)) is not None:
+        raise InputError(f"{where(i)}: {column} is an empty string (trec_eval could not read an empty id)")
     return ids
 
 
@@ -136,9 +137,8 @@ def _escaped(value: Any, i: int, column: str, where: Any) -> Any:
 
 def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
     """The ids of a DataFrame column (``label``: "run DataFrame column 'doc'"), checked; ``unit`` names a position."""
-    missing = series.isna().to_numpy()
-    if missing.any():
-        raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
+    if (i := _first(series.isna().to_numpy())) is not None:
+        raise InputError(f"{where(i)}: {column} is missing")
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(
             series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", label, "category"
@@ -151,36 +151,35 @@ def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: st
     return _object_ids(series.to_numpy(dtype=object), column, where, label, unit)
 
 
-def _values(series: Any, kind: Kind, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
+def _values(
+    series: Any, kind: Kind, column: str, where: Any, exact: np.ndarray | None = None
+) -> tuple[np.ndarray, tuple[int, str] | None]:
     """A column's grades or scores, checked: whole grades as int64, else float64 and the first fractional grade."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
-    bad = ~np.isfinite(raw)
-    if bad.any():  # in an integer column (Int64), only a missing value (<NA>, here NaN)
-        i = int(np.flatnonzero(bad)[0])
+    if (i := _first(~np.isfinite(raw))) is not None:  # in an integer column (Int64), only a missing value (<NA>)
         problem = "is missing" if dtype.kind in "iu" else f"must be finite, got {float(raw[i])!r}"
         raise InputError(f"{where(i)}: {column} {problem}")
-    # An integer column's own values (uint64 beyond 2^63 too), to show and to compare with their float64.
-    exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64) if dtype.kind in "iu" else None
-    shown = raw if exact is None else exact
+    if dtype.kind in "iu":  # an integer column's own values (uint64 beyond 2^63 too) are its exact ones
+        exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)
     if kind == "run":
         if exact is not None:
             with np.errstate(invalid="ignore"):  # a float64 beyond the integer type is inexact anyway
-                inexact = np.flatnonzero((np.abs(raw) >= 2**53) & (raw.astype(exact.dtype) != exact))
-            if inexact.size:
+                i = _first((np.abs(raw) >= 2**53) & (raw.astype(exact.dtype) != exact))
+            if i is not None:
                 raise InputError(
-                    f"{where(int(inexact[0]))}: {column} {shown[inexact[0]].item()} is not exact as a float64 (beyond "
-                    f"2^53: it would tie with its neighbours); rescale the {column}s"
+                    f"{where(i)}: {column} {exact[i]} is not exact as a float64 (beyond 2^53: it would tie with its "
+                    f"neighbours); rescale the {column}s"
                 )
         return raw, None
-    big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
-    if big.size:
-        raise InputError(f"{where(int(big[0]))}: {column} {shown[big[0]].item()!r} is too large; {GRADE_LIMIT}")
-    fractional = np.flatnonzero(np.floor(raw) != raw)
-    if fractional.size:
-        return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
+    if (i := _first(np.abs(raw) >= MAX_GRADE)) is not None:
+        raise InputError(
+            f"{where(i)}: {column} {(raw if exact is None else exact)[i].item()!r} is too large; {GRADE_LIMIT}"
+        )
+    if (i := _first(np.floor(raw) != raw)) is not None:
+        return raw, (i, repr(float(raw[i])))
     return raw.astype(np.int64), None
 
 
@@ -216,15 +215,10 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
-    integers = any(issubclass(k, (int, np.integer)) for k in kinds)
-    if array.dtype.kind == "f" and kind == "run" and integers:  # integers beside floats, made float64: 2^53 + 1?
-        i = next((i for i, v in enumerate(values) if isinstance(v, (int, np.integer)) and float(v) != int(v)), -1)
-        if i >= 0:
-            raise InputError(
-                f"{where(i)}: score {values[i]} is not exact as a float64 (beyond 2^53: it would tie with its "
-                "neighbours); rescale the scores"
-            )
-    value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where)
+    exact = None  # integers beside floats in a run, made float64: does one change (2^53 + 1)?
+    if array.dtype.kind == "f" and kind == "run" and any(issubclass(k, (int, np.integer)) for k in kinds):
+        exact = np.fromiter((int(v) if isinstance(v, (int, np.integer)) else float(v) for v in values), object)
+    value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, exact)
     query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", "entry")
     doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
     ranked_queries, empty_queries = query_ids[: docs.size], query_ids[docs.size :] if empty else None
@@ -253,8 +247,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
         raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, table.columns))}")
     for column in wanted:
-        count = int(np.count_nonzero(table.columns == column))
-        if count > 1:
+        if (count := int(np.count_nonzero(table.columns == column))) > 1:
             raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
     if len(table) == 0:
         raise InputError(f"{kind} DataFrame is empty")
@@ -309,8 +302,7 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
         for key, run in runs.items():
             if not (isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)):  # (or shards)
                 _check_run(run, f"runs[{key!r}]")
-            label = keys.setdefault(str(key), key)
-            if label is not key:  # 1 and "1": the results would hold two runs of one name
+            if (label := keys.setdefault(str(key), key)) is not key:  # 1 and "1": two runs of one name in the results
                 raise ValueError(
                     f"runs[{label!r}] and runs[{key!r}] would both be named {str(key)!r} (names are text); rename one"
                 )
@@ -321,13 +313,11 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     first: dict[Any, int] = {}
     for j, run in enumerate(listed):  # one table or file given twice may have two names (run1, run2; a, ./a)
         _check_run(run, f"runs[{j}]" if many else "runs")
-        i = first.setdefault(_identity(run), j)
-        if i != j:
+        if (i := first.setdefault(_identity(run), j)) != j:
             shown = os.fspath(run) if is_path(run) else labels[i]
             raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
     for j, label in enumerate(labels):
-        i = labels.index(label)
-        if i != j:
+        if (i := labels.index(label)) != j:
             raise ValueError(
                 f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
                 f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
@@ -339,8 +329,7 @@ def _identity(run: Any) -> Any:
     """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
     with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
         if is_path(run) and os.fspath(run) != STDIN:  # (not a file named "-")
-            status = os.stat(run)
-            return (status.st_dev, status.st_ino)
+            return (status := os.stat(run)).st_dev, status.st_ino
     return os.fspath(run) if is_path(run) else id(run)  # a table by itself
 
 
@@ -472,8 +461,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
-    if predictions is not None:
-        check_path(predictions, "predictions")
+    predictions = None if predictions is None else check_path(predictions, "predictions")
     qrels = svmlight_columns(check_path(path, "path"))
     for note in qrels.notes:
         warnings.warn(note, stacklevel=2)
