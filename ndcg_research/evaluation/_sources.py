@@ -86,13 +86,9 @@ class Prefixed:
         self.head, self.stream = head, stream
 
     def read(self, size: int = -1) -> bytes:
-        if not self.head:
-            return self.stream.read(size)
-        if 0 <= size <= len(self.head):
-            data, self.head = self.head[:size], self.head[size:]
-            return data
-        data, self.head = self.head, b""
-        return data + self.stream.read(-1 if size < 0 else size - len(data))
+        head = self.head if size < 0 else self.head[:size]
+        self.head = self.head[len(head) :]
+        return head + self.stream.read(-1 if size < 0 else size - len(head))
 
 
 def standard_input() -> Any:
