@@ -397,12 +397,10 @@ def query_blocks(
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     for columns in _parsed_blocks(path, "run", stream, block_size, min(block_size, 1 << 20), fast):
         cut = _last_query_start(columns.query)
-        if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
-            waiting.append(columns)  # a query longer than a block goes on
-            continue
-        if cut or waiting:
+        if cut or (waiting and waiting[-1].query[-1].as_py() != columns.query[0].as_py()):
             yield Columns.concat([*waiting, columns[:cut]] if cut else waiting)
-        waiting = [columns[cut:] if cut else columns]
+            waiting = []
+        waiting.append(columns[cut:])  # (cut 0: a query longer than a block goes on)
     if waiting:
         yield Columns.concat(waiting)
 
