@@ -122,9 +122,10 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
-def _line_columns(rows: list[tuple[bytes, bytes, Any, int]], kind: Kind, name: str, **more: Any) -> Columns:
-    """Rows (query, doc, value, line) read line by line; a grade with a fraction is its text (the first: fraction)."""
-    queries, docs, values, lines = zip(*rows, strict=True) if rows else ((), (), (), ())
+def _line_columns(
+    queries: list[bytes], docs: list[bytes], values: list[Any], kind: Kind, name: str, lines: list[int], **more: Any
+) -> Columns:
+    """Rows read line by line (a grade with a fraction as written, bytes: the first is the ``fraction``)."""
     query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
     first = None if kind == "run" else next((i for i, v in enumerate(values) if isinstance(v, bytes)), None)
     fraction = None if first is None else (first, values[first].decode(errors="replace"))
@@ -235,10 +236,11 @@ def _line_block(
 ) -> tuple[Columns, int, int | None]:
     """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
     last line's number if that is a comment (the comment rule spans blocks), else None."""
-    rows: list[tuple[bytes, bytes, Any, int]] = []
+    queries, docs, lines = [], [], []
+    values: list[float | bytes] = []
     tag, run = None, kind == "run"
     if run and block.isspace():  # blank lines only, which trec_eval skips (a gzip bomb of them: 3 min)
-        return _line_columns([], kind, name), block.removesuffix(b"\n").count(b"\n") + 1, None
+        return _line_columns([], [], [], kind, name, []), block.removesuffix(b"\n").count(b"\n") + 1, None
     pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
@@ -272,10 +274,13 @@ def _line_block(
             raise InputError(
                 f"{where}: a {kind} line needs {_LAYOUT[kind]}, got {len(fields)}: {quoted(line.strip())}{hint}"
             )
-        value = parse_score(fields[4], where) if run else parse_grade(fields[3], where)
-        rows.append((fields[0], fields[2], value, number))
-        tag = fields[5].decode("utf-8", "surrogateescape") if run else None
-    return _line_columns(rows, kind, name, tag=tag), len(pieces), comment_line
+        values.append(parse_score(fields[4], where) if run else parse_grade(fields[3], where))
+        tag = fields[5] if run else None
+        queries.append(fields[0])
+        docs.append(fields[2])
+        lines.append(number)
+    tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
+    return _line_columns(queries, docs, values, kind, name, lines, tag=tag_text), len(pieces), comment_line
 
 
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
@@ -459,25 +464,25 @@ def svmlight_columns(path: PathLike) -> Columns:
         rows.append((qid, match.group(1) if match else None, grade, number))
     if not rows:
         raise InputError(f"{name}: no data lines")
+    queries, docids, values, lines = map(list, zip(*rows, strict=True))
     width = len(str(len(rows)))
-    docs = [docid or str(i + 1).zfill(width).encode() for i, (_, docid, _, _) in enumerate(rows)]
+    docs = [docid or str(i + 1).zfill(width).encode() for i, docid in enumerate(docids)]
     # Documents are matched to their grades by name: two lines of a qid named alike (a docid repeated, or a docid
     # equal to another line's number) would be one document here, where the learning-to-rank tools see two.
     first_line: dict[tuple[bytes, bytes], int] = {}
-    for (qid, docid, _, number), doc in zip(rows, docs, strict=True):
+    for qid, doc, number, docid in zip(queries, docs, lines, docids, strict=True):
         if (earlier := first_line.setdefault((qid, doc), number)) != number:
             how = "by its docid" if docid is not None else "by its data line number, having no docid"
             raise InputError(
                 f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} is "
                 f"named as line {earlier} is (this one {how}); documents match by name: give each line its own docid"
             )
-    missing = [number for _, docid, _, number in rows if docid is None]
+    missing = [number for number, docid in zip(lines, docids, strict=True) if docid is None]
     shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
     has, its, documents = ("has", "its", "document is") if len(missing) == 1 else ("have", "their", "documents are")
     note = f"{name}: {len(missing)} of {len(rows)} lines {has} no docid comment; {its} {documents} named by {its} data"
     notes = (f"{note} line number (line {shown})",) if 0 < len(missing) < len(rows) else ()
-    named = [(qid, doc, grade, number) for (qid, _, grade, number), doc in zip(rows, docs, strict=True)]
-    return _line_columns(named, "qrels", name, notes=notes)
+    return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
