@@ -23,38 +23,12 @@ Examples
 0.8597
 """
 
-from typing import TYPE_CHECKING
-
 import lazy_loader
 
-# Each public name is imported on first use (as the package's and stats' are), so that the command line's start
-# (and ``ndcg-research --help``) does not load pyarrow for the presets' names.
-__getattr__, _lazy_dir, __all__ = lazy_loader.attach(
-    __name__,
-    submod_attrs={
-        "_evaluator": ["evaluate", "Evaluation"],
-        "_frames": ["read_qrels", "read_run", "read_svmlight"],
-        "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
-        "_sources": ["InputError", "NoJudgedQuery"],
-    },
-)
+# Each public name (listed once, in __init__.pyi, which type checkers read too) is imported on first use, so that the
+# command line's start (and ``ndcg-research --help``) does not load pyarrow for the presets' names.
+__getattr__, _lazy_dir, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-if TYPE_CHECKING:  # the names as type checkers see them (``X as X``: re-exported)
-    from ._evaluator import Evaluation as Evaluation
-    from ._evaluator import evaluate as evaluate
-    from ._frames import read_qrels as read_qrels
-    from ._frames import read_run as read_run
-    from ._frames import read_svmlight as read_svmlight
-    from ._measures import ALIASES as ALIASES
-    from ._measures import CONVENTIONS as CONVENTIONS
-    from ._measures import Convention as Convention
-    from ._measures import Measure as Measure
-    from ._measures import get_convention as get_convention
-    from ._measures import parse_measures as parse_measures
-    from ._sources import InputError as InputError
-    from ._sources import NoJudgedQuery as NoJudgedQuery

@@ -86,8 +86,7 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        index, columns = pd.Index(list(self.runs), name="run"), [m.name for m in self.measures]
-        table = pd.DataFrame(self.mean_values, index=index, columns=columns)
+        table = pd.DataFrame(self.mean_values, pd.Index(list(self.runs), name="run"), [m.name for m in self.measures])
         return table.assign(queries=self.averaged())
 
     def averaged(self) -> list[int]:
@@ -196,24 +195,21 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
             f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); the values here "
             f"are exact"
         )
-    for m in plan.measures:
-        if not trec or m.gains is None:
-            continue
+    for name, mapped in [(m.name, dict(m.gains)) for m in plan.measures if trec and m.gains is not None]:
         # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
         # level's gain is the level): level 0 always, the present levels bound the others.
         levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
-        mapped = dict(m.gains)
         gains = sorted({*mapped.values(), *(float(level) for level in levels if level not in mapped)})
         if gains[-1] - gains[0] >= 2**31:
             raise ValueError(
-                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
+                f"{name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
                 f"trec_eval sorts gain levels by their difference as a C int, which overflows, so its values are "
                 f"undefined; scale the gains down (nDCG does not change when all gains are multiplied by one factor)"
             )
         close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
         if close:
             notes.append(
-                f"{m.name}: trec_eval sorts gain levels by their difference truncated to an integer: with gains less "
+                f"{name}: trec_eval sorts gain levels by their difference truncated to an integer: with gains less "
                 f"than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its values can differ from the correct ones "
                 f"computed here"
             )
@@ -237,20 +233,14 @@ def _check_cut_ties(ranked: Ranked, max_docs: int, judgments: Judgments, convent
     which of them are kept would be the rows' order (no tool of such a convention has -M)."""
     _, pairs = tied_pairs(ranked.score, ranked.starts)
     query = np.searchsorted(ranked.starts, pairs, side="right") - 1
-    straddle = pairs - ranked.starts[query] == max_docs - 1
-    if not straddle.any():
-        return
-    new = np.r_[True, pairs[1:] != pairs[:-1] + 1]  # tied groups: chains of consecutive tied pairs
-    group = np.cumsum(new) - 1
-    bounds = np.column_stack((pairs[new], pairs[np.r_[new[1:], True]] + 2)).ravel()  # [first, last + 1) of each
-    grade = np.append(ranked.grade, 0)  # (reduceat's indices stay below its length)
-    low, high = (f.reduceat(grade, bounds)[::2] for f in (np.minimum, np.maximum))
-    mixed = group[straddle][low[group[straddle]] != high[group[straddle]]]
-    if mixed.size:
-        where = np.flatnonzero(group == mixed[0])[0]
+    group = np.cumsum(np.diff(pairs, prepend=-2) != 1) - 1  # tied groups: chains of consecutive tied pairs
+    mixed = np.zeros(pairs.size, dtype=bool)  # per group: two of its documents' grades differ
+    mixed[group[ranked.grade[pairs] != ranked.grade[pairs + 1]]] = True
+    cut = np.flatnonzero((pairs - ranked.starts[query] == max_docs - 1) & mixed[group])
+    if cut.size:
         raise InputError(
             f"max_docs={max_docs} (-M) cuts a group of tied scores of different grades in query "
-            f"{judgments.query_text(ranked.codes[query[where : where + 1]])[0]!r}, whose orders {convention} averages "
+            f"{judgments.query_text(ranked.codes[query[cut[:1]]])[0]!r}, whose orders {convention} averages "
             "over: which of them are kept would be the rows' order (no tool of the convention has -M); cut the run "
             "first, or break the ties"
         )
@@ -268,22 +258,16 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         ranked = ranked.first(plan.max_docs)
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
-    values = np.zeros((len(plan.measures), ranked.codes.size))
-    zero_ideal = np.zeros(ranked.codes.size, dtype=bool)  # for some measure
-    for j, measure in enumerate(plan.measures):
-        values[j], zero = measure_values(measure, conv, ranked, judgments)
-        zero_ideal |= zero
+    results = [measure_values(measure, conv, ranked, judgments) for measure in plan.measures]
+    values, zero_ideal = np.array([v for v, _ in results]), np.any([z for _, z in results], axis=0)  # for some measure
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
         zero_ideal &= ranked.lengths != 1  # undefined, not scored 0: not counted in the ideal-DCG-0 note
-    counts = [int(zero_ideal.sum()), 0, 0]
+    tied = np.zeros(ranked.codes.size, dtype=bool)  # the queries with a tied pair, where the convention notes them
     if conv.random_ties or conv.unstable_ties_from is not None:
-        tied = np.zeros(ranked.codes.size, dtype=bool)
-        _, pairs = tied_pairs(ranked.score, ranked.starts)
-        tied[np.searchsorted(ranked.starts, pairs, side="right") - 1] = True  # the query of each tied pair
-        counts[1] = int(tied.sum())
-        if conv.unstable_ties_from is not None:
-            counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
+        tied[np.searchsorted(ranked.starts, tied_pairs(ranked.score, ranked.starts)[1], side="right") - 1] = True
+    long = False if conv.unstable_ties_from is None else ranked.lengths >= conv.unstable_ties_from
+    counts = [int(zero_ideal.sum()), int(tied.sum()), int((tied & long).sum())]
     unranked = np.zeros(0, dtype=np.int64)
     if columns.unranked is not None:
         unranked, absent = query_codes(columns.unranked, judgments.names)
@@ -342,7 +326,6 @@ def _run_parts(
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
-    """Evaluate one partition (a pandas DataFrame) on a worker."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
         return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none)

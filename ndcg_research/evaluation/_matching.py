@@ -99,7 +99,7 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
     Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted."""
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
-    if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
+    if g.dtype.kind in "iu" and g.max(initial=0) <= 255:
         levels = int(g.max(initial=0)) + 1
         key = c.astype(np.int64) * levels + g
         per_level = np.bincount(key, minlength=n_codes * levels).reshape(n_codes, levels)[:, ::-1]
@@ -133,13 +133,12 @@ class Judgments:
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
         """Prepare ``qrels`` (never empty: readers refuse it), freed once their ids are copied (the peak memory)."""
-        dictionary, indices = _encoded(qrels.query)
-        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
+        dictionary, codes = _encoded(qrels.query)  # indices into the dictionary, then (rank) positions among names
+        used = np.flatnonzero(np.bincount(codes, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used] = np.arange(used.size)
-        codes = rank[indices]
-        del indices
+        codes = rank[codes]
         names, n = kernel("take", dictionary, _int_array(used)), used.size
         grade = qrels.value
         if grade.dtype.kind == "i" and -(2**31) < grade.min() and grade.max() < 2**31:
@@ -211,12 +210,9 @@ class Ranked:
 
     def take(self, rows: np.ndarray) -> Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
-        query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
-        lengths = np.bincount(query, minlength=self.codes.size)
-        grade, judged, negative, score, row = (
-            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
-        )
-        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
+        lengths = np.bincount(np.repeat(np.arange(self.codes.size), self.lengths)[rows], minlength=self.codes.size)
+        kept = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
+        return replace(self, **kept, starts=np.cumsum(lengths) - lengths, lengths=lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -287,7 +283,7 @@ def rank_part(
     kept = ranked.row if max_docs is None else ranked.first(max_docs).row
     kept_doc = run_doc[kept]
     look = kept[np.bincount(kept_doc, minlength=n_ids)[kept_doc] > 1]
-    pair = _repeated(ranked_query[look] * n_ids + run_doc[look]) if look.size else None
+    pair = _repeated(ranked_query[look] * n_ids + run_doc[look])
     if pair is not None:
         first = int(look[pair[0]])
         query = judgments.query_text(block_codes[ranked_query[first] :][:1])[0]

@@ -90,7 +90,6 @@ class Measure:
 
 
 def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
-    """The measure named by its canonical spec."""
     options = [f"{option}={value}" for option, value in (("gain", gain), ("discount", discount)) if value is not None]
     if gains is not None:
         options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
@@ -158,7 +157,7 @@ def _trec_gains(measure: str, params: str) -> Measure:
         if not math.isfinite(float(gain)):
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
         pairs[int(level)] = float(gain)
-    return Measure(f"ndcg_{params}", None, None, None, _checked_gains(pairs, measure))
+    return Measure(f"ndcg_{params}", gains=tuple(pairs.items()))  # (sorted by Measure)
 
 
 def _normalised_call(text: str) -> str:
@@ -216,7 +215,6 @@ def _parse_spec(text: str) -> Measure:
 
 
 def _parse_one(text: str) -> list[Measure]:
-    """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
     name, dot, params = stripped.partition(".")
     if name == "ndcg_cut":

@@ -64,9 +64,8 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        if self.lines is not None:
-            return self.lines
-        return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
+        first = self.first_line
+        return self.lines if self.lines is not None else np.arange(first, first + len(self), dtype=np.int64)
 
     def __getitem__(self, rows: slice) -> "Columns":
         """The rows of a slice without step (Arrow slices and numpy views: no copy)."""
@@ -105,8 +104,7 @@ def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
     """How messages name a row of a table: by its index label, else (labels not unique) by position."""
     if labels is None:
         return f"{source} row at position {row}"
-    label = labels[row]
-    return f"{source} row {(label.item() if isinstance(label, np.generic) else label)!r}"
+    return f"{source} row {labels[row : row + 1].tolist()[0]!r}"  # (a Python object, as numpy's item gives)
 
 
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
@@ -220,10 +218,6 @@ def parse_grade(text: bytes, where: str) -> int | bytes:
     return text if (match.group(2) or b"").strip(b"0") else grade
 
 
-_FIELDS = {
-    "qrels": ("query", "iteration", "doc", "value"),
-    "run": ("query", "iteration", "doc", "rank", "value", "tag"),
-}
 _LAYOUT = {
     "qrels": "exactly 4 fields (query iteration document relevance)",
     "run": "6 fields (query Q0 document rank score tag)",
@@ -269,7 +263,7 @@ def _line_block(
                 f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
                 f"{_as_judgment(fields)}; remove the blanks or the line"
             )
-        if len(fields) < len(_FIELDS[kind]) or (not run and len(fields) > 4):
+        if len(fields) < 6 if run else len(fields) != 4:
             hint = ""  # the common mistakes: files given in the wrong order, a CSV file
             if (run, len(fields)) == (False, 6):
                 hint = "; a run's line? the qrels file comes first"
@@ -327,10 +321,11 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[
 
 def _arrow_table(block: bytes, kind: Kind, name: str, first_line: int, delimiter: str) -> Columns | None:
     """:func:`_arrow_block`'s parse of a block whose fields are separated by single ``delimiter`` characters."""
-    names = _FIELDS[kind]
+    run = kind == "run"
+    names = ("query", "iteration", "doc", "rank", "value", "tag") if run else ("query", "iteration", "doc", "value")
     # A run's ids plain: the evaluation hashes them on the thread that is not reading (dictionaries cost the reading
     # thread, the slower one, 4 ms per 2 MB block for documents, 0.6 for queries). The qrels' queries are dictionaries.
-    special = {"value": pa.float64()} if kind == "run" else {"query": pa.dictionary(pa.int32(), pa.binary())}
+    special = {"value": pa.float64()} if run else {"query": pa.dictionary(pa.int32(), pa.binary())}
     types = dict.fromkeys(names, pa.binary()) | special
     try:
         table = pacsv.read_csv(
@@ -343,18 +338,16 @@ def _arrow_table(block: bytes, kind: Kind, name: str, first_line: int, delimiter
         return None
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one; a line whose first field
     # starts with '#' is a comment (its rules are the line reader's), a '#' in another field is data.
-    for column in (column for column in names if column != "value"):
-        array = table.column(column)
-        ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else array.chunks
-        if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
-            return None
-        firsts = (data[offsets[:-1]] for offsets, data in map(_binary_parts, ids))  # each id's first byte
-        if column == "query" and b"#" in block and any(np.any(first == ord("#")) for first in firsts):
-            return None
-    value = numbers(table.column("value")) if kind == "run" else _integer_grades(table.column("value"))
-    if value is None or (kind == "run" and not np.all(np.isfinite(value))):
+    ids = [table.column(column) for column in names if column != "value"]
+    queries = ids[0].chunks if run else [c.dictionary for c in ids[0].chunks]  # (each qrels chunk's)
+    if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in [*queries, *ids[1:]]):
         return None
-    tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if kind == "run" else None
+    if b"#" in block and any(np.any(data[offsets[:-1]] == ord("#")) for offsets, data in map(_binary_parts, queries)):
+        return None  # (a query's first byte)
+    value = numbers(table.column("value")) if run else _integer_grades(table.column("value"))
+    if value is None or (run and not np.all(np.isfinite(value))):
+        return None
+    tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape") if run else None
     return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
 
 
@@ -409,12 +402,10 @@ def query_blocks(
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     for columns in _parsed_blocks(path, "run", stream, block_size, min(block_size, 1 << 20), fast):
         cut = _last_query_start(columns.query)
-        if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
-            waiting.append(columns)  # a query longer than a block goes on
-            continue
-        if cut or waiting:
+        if cut or (waiting and waiting[-1].query[-1].as_py() != columns.query[0].as_py()):
             yield Columns.concat([*waiting, columns[:cut]] if cut else waiting)
-        waiting = [columns[cut:] if cut else columns]
+            waiting = []
+        waiting.append(columns[cut:])  # (cut 0: a query longer than a block goes on)
     if waiting:
         yield Columns.concat(waiting)
 
@@ -474,9 +465,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     if not rows:
         raise InputError(f"{name}: no data lines")
     queries, docids, values, lines = map(list, zip(*rows, strict=True))
-    missing = [i for i, d in enumerate(docids) if d is None]
-    width = len(str(len(values)))
-    docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
+    width = len(str(len(rows)))
+    docs = [docid or str(i + 1).zfill(width).encode() for i, docid in enumerate(docids)]
     # Documents are matched to their grades by name: two lines of a qid named alike (a docid repeated, or a docid
     # equal to another line's number) would be one document here, where the learning-to-rank tools see two.
     first_line: dict[tuple[bytes, bytes], int] = {}
@@ -487,14 +477,11 @@ def svmlight_columns(path: PathLike) -> Columns:
                 f"{name}:{number}: document {doc.decode(errors='replace')!r} of qid:{qid.decode(errors='replace')} is "
                 f"named as line {earlier} is (this one {how}); documents match by name: give each line its own docid"
             )
-    notes: tuple[str, ...] = ()
-    if 0 < len(missing) < len(values):
-        shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        if len(missing) == 1:
-            named = "lines has no docid comment; its document is named by its data line number"
-        else:
-            named = "lines have no docid comment; their documents are named by their data line number"
-        notes = (f"{name}: {len(missing)} of {len(values)} {named} (line {shown})",)
+    missing = [number for number, docid in zip(lines, docids, strict=True) if docid is None]
+    shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
+    has, its, documents = ("has", "its", "document is") if len(missing) == 1 else ("have", "their", "documents are")
+    note = f"{name}: {len(missing)} of {len(rows)} lines {has} no docid comment; {its} {documents} named by {its} data"
+    notes = (f"{note} line number (line {shown})",) if 0 < len(missing) < len(rows) else ()
     return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 

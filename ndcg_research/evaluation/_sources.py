@@ -86,13 +86,9 @@ class Prefixed:
         self.head, self.stream = head, stream
 
     def read(self, size: int = -1) -> bytes:
-        if not self.head:
-            return self.stream.read(size)
-        if 0 <= size <= len(self.head):
-            data, self.head = self.head[:size], self.head[size:]
-            return data
-        data, self.head = self.head, b""
-        return data + self.stream.read(-1 if size < 0 else size - len(data))
+        head = self.head if size < 0 else self.head[:size]
+        self.head = self.head[len(head) :]
+        return head + self.stream.read(-1 if size < 0 else size - len(head))
 
 
 def standard_input() -> Any:
@@ -122,12 +118,11 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
                 raise InputError(f"{what} file {path!r} does not exist")
             stream = opened.enter_context(open(path, "rb"))
         # read, not peeked: a pipe's peek gives only what has arrived (a slow writer's first byte of a magic)
-        head = stream.read(_MAGIC_SIZE)
-        stream = Prefixed(head, stream)
+        stream = Prefixed(head := stream.read(_MAGIC_SIZE), stream)
         fmt, module, command = next((v for m, v in _COMPRESSED.items() if m.match(head)), (None, None, None))
-        if fmt is not None and module is None:
+        if command:
             raise InputError(f"{describe(path)}: holds {fmt}-compressed data, not read here: decompress it ({command})")
-        if module is not None:
+        if module:
             stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
         yield Source(describe(path), stream, fmt)
 

@@ -217,15 +217,8 @@ def run(args: argparse.Namespace) -> int:
             )
         measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        result = evaluate(
-            qrels,
-            runs,
-            measures,
-            convention=args.convention,
-            complete=args.complete,
-            judged_only=args.judged_only,
-            max_docs=args.max_docs,
-        )
+        options = {name: getattr(args, name) for name in ("convention", "complete", "judged_only", "max_docs")}
+        result = evaluate(qrels, runs, measures, **options)  # the options of the same names
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     notes = list(result.notes)
@@ -251,9 +244,8 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
     averaged = evaluation.averaged()
     lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
     for r, run in enumerate(evaluation.runs):
-        if per_query:
-            for query, values in zip(evaluation.queries[r], evaluation.values[r].T, strict=True):
-                lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for i in order)
+        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
+        lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for query, values in rows for i in order)
         if summary:
             if runid:
                 lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
@@ -290,9 +282,7 @@ def json_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) 
         if summary:
             entry["means"] = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
         if per_query:
-            entry["per_query"] = {
-                query: dict(zip(names, map(json_value, evaluation.values[r][:, q]), strict=True))
-                for q, query in enumerate(evaluation.queries[r])
-            }
+            rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True)
+            entry["per_query"] = {query: dict(zip(names, map(json_value, row), strict=True)) for query, row in rows}
         runs.append(entry)
     return strict_json({"convention": evaluation.convention.name, "runs": runs})
