@@ -722,6 +722,22 @@ def test_dict_values_numpy_cannot_hold_are_refused_by_name(value, message):
         evaluate({"q": {"d": 1}}, {"q": {"d": value, "e": 1.0}}, "ndcg")
 
 
+@pytest.mark.parametrize("values", [([1, 2], [0, 1]), ([1, 2], [0]), (1.0, [0.5])])
+def test_dict_values_that_are_lists_are_refused_by_name(values):
+    # numpy made lists of one length rows of a 2-D array (scored 1.0, silently), of other lengths an error of its own.
+    run = {"q": dict(zip("ab", values, strict=True))}
+    with pytest.raises(InputError, match=r"run dict: query 'q', document '[ab]': score must be a real number, got list"):
+        evaluate({"q": {"a": 1, "b": 0}}, run, "ndcg")
+
+
+@pytest.mark.parametrize("other", [bytearray(b"a"), memoryview(b"a")])
+def test_ids_mixing_text_and_any_bytes_type_are_refused(other):
+    # pyarrow reads bytearray and memoryview as it reads bytes: beside str they made one text column.
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["b", other], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match=r"run DataFrame column 'doc' mixes strings \('b' at position 0\) and bytes"):
+        evaluate({"q": {"a": 1, "b": 0}}, run, "ndcg")
+
+
 def test_dict_ids_messages_name_the_dict_and_its_entries():
     with pytest.raises(
         InputError, match=r"run dict \(its document ids\) mixes strings \('d' at entry 0\) and integers"

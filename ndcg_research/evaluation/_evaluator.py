@@ -13,7 +13,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, Ranked, distinct, measure_values, query_codes, rank_part, tied_pairs
+from ._matching import Judgments, Ranked, distinct, measure_values, query_codes, rank_part, tie_groups, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
 from ._sources import STDIN, NoJudgedQuery, Recording, prefetched, standard_input
@@ -233,7 +233,7 @@ def _check_cut_ties(ranked: Ranked, max_docs: int, judgments: Judgments, convent
     which of them are kept would be the rows' order (no tool of such a convention has -M)."""
     _, pairs = tied_pairs(ranked.score, ranked.starts)
     query = np.searchsorted(ranked.starts, pairs, side="right") - 1
-    group = np.cumsum(np.diff(pairs, prepend=-2) != 1) - 1  # tied groups: chains of consecutive tied pairs
+    group = tie_groups(pairs)
     mixed = np.zeros(pairs.size, dtype=bool)  # per group: two of its documents' grades differ
     mixed[group[ranked.grade[pairs] != ranked.grade[pairs + 1]]] = True
     cut = np.flatnonzero((pairs - ranked.starts[query] == max_docs - 1) & mixed[group])

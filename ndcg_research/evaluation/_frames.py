@@ -76,6 +76,10 @@ def frame_style(columns: Any) -> str:
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
+#: What pyarrow reads as bytes (as binary, or as text where it is UTF-8).
+BYTES = (bytes, bytearray, memoryview)
+
+
 def _first(mask: np.ndarray) -> int | None:  # the row a message names
     return int(mask.argmax()) if mask.any() else None
 
@@ -86,7 +90,7 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     shown: dict[str, str] = {}
     for t in dict.fromkeys(map(type, values)):  # each type's first value, in order: a column may hold millions
         i, x = next((i, x) for i, x in enumerate(values) if type(x) is t)
-        kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, bytes) else t.__name__
+        kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
         kind = next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int)
         shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
@@ -106,7 +110,7 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
     # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
-    if any(issubclass(t, str) for t in present) and any(issubclass(t, bytes) for t in present):
+    if any(issubclass(t, str) for t in present) and any(issubclass(t, BYTES) for t in present):
         raise _kinds_error(values, label, unit)
     for arrow_type in (pa.string(), pa.binary()):  # all strings, or all bytes (binary where not UTF-8)
         with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
@@ -195,7 +199,6 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     values = list(chain.from_iterable(ranked.values() for ranked in table.values()))
     if not values:
         raise InputError(f"{label} is empty" if not table else f"{label}: every query maps to an empty dict")
-    array = np.asarray(values)
     # A run's query with an empty ranking is answered with nothing (pytrec_eval and ranx score it 0); a qrels' has
     # no judgments (no tool evaluates it). Its id is read with the others', so that all follow one rule.
     empty = [query for query, ranked in table.items() if not ranked] if kind == "run" else []
@@ -204,14 +207,13 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     def where(i: int) -> str:
         return f"{label}: query {every_query[i]!r}, " + (f"document {docs[i]!r}" if i < docs.size else "no document")
 
-    kinds = set(map(type, values))
-    # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
-    if array.dtype.kind not in "iuf" or any(issubclass(k, (bool, np.bool_)) for k in kinds):
-        real = (int, float, np.integer, np.floating)
-        i = next((i for i, v in enumerate(values) if isinstance(v, (bool, np.bool_)) or not isinstance(v, real)), -1)
-        if i >= 0:
-            raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
-        # Only Python integers beyond 64 bits make an object array of real numbers.
+    kinds, real = set(map(type, values)), (int, float, np.integer, np.floating)
+    # Each value one real number: numpy would read True beside numbers as 1, and lists of numbers as rows.
+    if any(issubclass(k, (bool, np.bool_)) or not issubclass(k, real) for k in kinds):
+        i = next(i for i, v in enumerate(values) if isinstance(v, (bool, np.bool_)) or not isinstance(v, real))
+        raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":  # only Python integers beyond 64 bits make an object array of real numbers
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")

@@ -300,6 +300,11 @@ def tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]
     return bool(np.any((after > before) & same_query)), np.flatnonzero((after == before) & same_query)
 
 
+def tie_groups(pairs: np.ndarray) -> np.ndarray:
+    """The group (0, 1, ...) of each tied pair of :func:`tied_pairs`: a chain of consecutive pairs ties one group."""
+    return np.cumsum(np.diff(pairs, prepend=-2) != 1) - 1
+
+
 def _rank_order(ranked: Ranked, query: np.ndarray, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
     """Order each query's documents (``ids[index[ranked.row[i]]]``; ``query``: the index of each one's query) by score
     descending, ties as the preset says. Run files are usually sorted already: checked first, then only ties move."""
@@ -308,8 +313,8 @@ def _rank_order(ranked: Ranked, query: np.ndarray, ids: pa.Array, index: np.ndar
         ranked = ranked.take(np.lexsort((-ranked.score, query)))  # stable: equal scores keep the file order
         _, pairs = tied_pairs(ranked.score, ranked.starts)
     if ties == "docno" and pairs.size:
-        # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
-        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
+        # The rows of each tied group reordered by descending id (strcmp order).
+        group_of_pair = tie_groups(pairs)
         positions, first = distinct(np.concatenate((pairs, pairs + 1)))
         group = np.concatenate((group_of_pair, group_of_pair))[first]
         keys = [_int_array(group), kernel("take", ids, _int_array(index[ranked.row[positions]]))]
