@@ -263,7 +263,7 @@ def _line_block(
                 f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
                 f"{_as_judgment(fields)}; remove the blanks or the line"
             )
-        if len(fields) < 6 if run else len(fields) != 4:
+        if not (len(fields) >= 6 if run else len(fields) == 4):  # a run's extra fields are ignored, as trec_eval does
             hint = ""  # the common mistakes: files given in the wrong order, a CSV file
             if (run, len(fields)) == (False, 6):
                 hint = "; a run's line? the qrels file comes first"
