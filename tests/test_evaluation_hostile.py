@@ -726,16 +726,31 @@ def test_dict_values_numpy_cannot_hold_are_refused_by_name(value, message):
 def test_dict_values_that_are_lists_are_refused_by_name(values):
     # numpy made lists of one length rows of a 2-D array (scored 1.0, silently), of other lengths an error of its own.
     run = {"q": dict(zip("ab", values, strict=True))}
-    with pytest.raises(InputError, match=r"run dict: query 'q', document '[ab]': score must be a real number, got list"):
+    with pytest.raises(
+        InputError, match=r"run dict: query 'q', document '[ab]': score must be a real number, got list"
+    ):
         evaluate({"q": {"a": 1, "b": 0}}, run, "ndcg")
+
+
+def test_dict_values_that_are_0d_arrays_are_numbers():
+    # A 0-d array holds one number: "b" (grade 0) is ranked above "a" (grade 1), so nDCG = 1 / log2(3).
+    value = evaluate({"q": {"a": np.array(1), "b": 0}}, {"q": {"a": np.array(1.0), "b": np.array(2.0)}}, "ndcg")
+    assert value.mean() == pytest.approx(1 / np.log2(3), abs=1e-15)
 
 
 @pytest.mark.parametrize("other", [bytearray(b"a"), memoryview(b"a")])
 def test_ids_mixing_text_and_any_bytes_type_are_refused(other):
     # pyarrow reads bytearray and memoryview as it reads bytes: beside str they made one text column.
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["b", other], "score": [1.0, 2.0]})
-    with pytest.raises(InputError, match=r"run DataFrame column 'doc' mixes strings \('b' at position 0\) and bytes"):
+    shown = r"bytearray\(b'a'\)" if isinstance(other, bytearray) else "b'a'"  # (a memoryview by its bytes)
+    with pytest.raises(InputError, match=rf"mixes strings \('b' at position 0\) and bytes \({shown} at position 1\)"):
         evaluate({"q": {"a": 1, "b": 0}}, run, "ndcg")
+
+
+def test_ids_mixing_integers_and_bytes_name_that_pair():
+    run = pd.DataFrame({"query": ["q", "q"], "doc": [1, b"a"], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match=r"so 1 and b'1' would be one id"):
+        evaluate({"q": {"a": 1, "1": 0}}, run, "ndcg")
 
 
 def test_dict_ids_messages_name_the_dict_and_its_entries():

@@ -86,7 +86,8 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        table = pd.DataFrame(self.mean_values, pd.Index(list(self.runs), name="run"), [m.name for m in self.measures])
+        index, columns = pd.Index(list(self.runs), name="run"), [m.name for m in self.measures]
+        table = pd.DataFrame(self.mean_values, index=index, columns=columns)
         return table.assign(queries=self.averaged())
 
     def averaged(self) -> list[int]:
@@ -195,7 +196,10 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
             f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); the values here "
             f"are exact"
         )
-    for name, mapped in [(m.name, dict(m.gains)) for m in plan.measures if trec and m.gains is not None]:
+    for m in plan.measures:
+        if not trec or m.gains is None:
+            continue
+        name, mapped = m.name, dict(m.gains)
         # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
         # level's gain is the level): level 0 always, the present levels bound the others.
         levels = {0, *distinct(judgments.grade[judgments.grade >= 0])[0].tolist()}
@@ -259,14 +263,16 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
     results = [measure_values(measure, conv, ranked, judgments) for measure in plan.measures]
-    values, zero_ideal = np.array([v for v, _ in results]), np.any([z for _, z in results], axis=0)  # for some measure
+    values = np.array([v for v, _ in results])
+    zero_ideal = np.any([zero for _, zero in results], axis=0)  # for some measure
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
         zero_ideal &= ranked.lengths != 1  # undefined, not scored 0: not counted in the ideal-DCG-0 note
     tied = np.zeros(ranked.codes.size, dtype=bool)  # the queries with a tied pair, where the convention notes them
     if conv.random_ties or conv.unstable_ties_from is not None:
-        tied[np.searchsorted(ranked.starts, tied_pairs(ranked.score, ranked.starts)[1], side="right") - 1] = True
-    long = False if conv.unstable_ties_from is None else ranked.lengths >= conv.unstable_ties_from
+        _, pairs = tied_pairs(ranked.score, ranked.starts)
+        tied[np.searchsorted(ranked.starts, pairs, side="right") - 1] = True  # the query of each tied pair
+    long = ranked.lengths >= (conv.unstable_ties_from or np.inf)  # (none long where the convention has no limit)
     counts = [int(zero_ideal.sum()), int(tied.sum()), int((tied & long).sum())]
     unranked = np.zeros(0, dtype=np.int64)
     if columns.unranked is not None:
@@ -326,6 +332,7 @@ def _run_parts(
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
+    """Evaluate one partition (a pandas DataFrame, maybe empty) on a worker."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
         return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none)

@@ -72,6 +72,7 @@ def is_table(value: Any) -> bool:
 
 
 def frame_style(columns: Any) -> str:
+    """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
     names = set(map(str, columns))
     return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
@@ -92,9 +93,16 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
         i, x = next((i, x) for i, x in enumerate(values) if type(x) is t)
         kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
         kind = next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int)
-        shown.setdefault(kind, f"{kind} ({x.item() if isinstance(x, np.generic) else x!r} at {unit} {i})")
+        value = x.item() if isinstance(x, np.generic) else bytes(x) if isinstance(x, memoryview) else x
+        shown.setdefault(kind, f"{kind} ({value!r} at {unit} {i})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
-        same = "b'1' and '1'" if "bytes" in shown else "1 and '1'"
+        same = (
+            "b'1' and '1'"
+            if {"bytes", "strings"} <= shown.keys()
+            else "1 and b'1'"
+            if "bytes" in shown
+            else "1 and '1'"
+        )
         return InputError(
             f"{label} mixes {' and '.join(list(shown.values())[:2])}: ids are compared as text, so {same} would be one "
             "id; convert them to one type first"
@@ -158,7 +166,8 @@ def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: st
 def _values(
     series: Any, kind: Kind, column: str, where: Any, exact: np.ndarray | None = None
 ) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """A column's grades or scores, checked: whole grades as int64, else float64 and the first fractional grade."""
+    """A column's grades or scores, checked: whole grades as int64, else float64 and the first fractional grade.
+    ``exact``: a run's scores as given where float64 may change them (a dict's integers beside floats)."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
@@ -208,10 +217,16 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         return f"{label}: query {every_query[i]!r}, " + (f"document {docs[i]!r}" if i < docs.size else "no document")
 
     kinds, real = set(map(type, values)), (int, float, np.integer, np.floating)
-    # Each value one real number: numpy would read True beside numbers as 1, and lists of numbers as rows.
-    if any(issubclass(k, (bool, np.bool_)) or not issubclass(k, real) for k in kinds):
-        i = next(i for i, v in enumerate(values) if isinstance(v, (bool, np.bool_)) or not isinstance(v, real))
-        raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
+    # Each value one real number (a 0-d array of one too): numpy would read True beside numbers as 1, lists as rows.
+    if any(issubclass(k, (bool, np.bool_)) or not issubclass(k, real) for k in kinds):  # (rare: each value looked at)
+        odd = (
+            i
+            for i, v in enumerate(values)
+            if isinstance(v, (bool, np.bool_))
+            or not (isinstance(v, real) or np.ndim(v) == 0 and np.asarray(v).dtype.kind in "iuf")
+        )
+        if (i := next(odd, None)) is not None:
+            raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
     array = np.asarray(values)
     if array.dtype.kind not in "iuf":  # only Python integers beyond 64 bits make an object array of real numbers
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
@@ -331,7 +346,8 @@ def _identity(run: Any) -> Any:
     """What a run is, for finding one given twice: a file by device and inode (however its path is spelled)."""
     with contextlib.suppress(OSError):  # a missing file (reading it says so) by its path, as standard input
         if is_path(run) and os.fspath(run) != STDIN:  # (not a file named "-")
-            return (status := os.stat(run)).st_dev, status.st_ino
+            status = os.stat(run)
+            return (status.st_dev, status.st_ino)
     return os.fspath(run) if is_path(run) else id(run)  # a table by itself
 
 
@@ -463,7 +479,8 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
-    predictions = None if predictions is None else check_path(predictions, "predictions")
+    if predictions is not None:
+        check_path(predictions, "predictions")
     qrels = svmlight_columns(check_path(path, "path"))
     for note in qrels.notes:
         warnings.warn(note, stacklevel=2)

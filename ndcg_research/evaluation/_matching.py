@@ -133,12 +133,13 @@ class Judgments:
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
         """Prepare ``qrels`` (never empty: readers refuse it), freed once their ids are copied (the peak memory)."""
-        dictionary, codes = _encoded(qrels.query)  # indices into the dictionary, then (rank) positions among names
-        used = np.flatnonzero(np.bincount(codes, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
+        dictionary, indices = _encoded(qrels.query)
+        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         used = used[numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)]
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used] = np.arange(used.size)
-        codes = rank[codes]
+        codes = rank[indices]
+        del indices
         names, n = kernel("take", dictionary, _int_array(used)), used.size
         grade = qrels.value
         if grade.dtype.kind == "i" and -(2**31) < grade.min() and grade.max() < 2**31:
@@ -211,8 +212,10 @@ class Ranked:
     def take(self, rows: np.ndarray) -> Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         lengths = np.bincount(np.repeat(np.arange(self.codes.size), self.lengths)[rows], minlength=self.codes.size)
-        kept = {name: getattr(self, name)[rows] for name in ("grade", "judged", "negative", "score", "row")}
-        return replace(self, **kept, starts=np.cumsum(lengths) - lengths, lengths=lengths)
+        grade, judged, negative, score, row = (
+            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
+        )
+        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""

@@ -90,6 +90,7 @@ class Measure:
 
 
 def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
+    """The measure named by its canonical spec."""
     options = [f"{option}={value}" for option, value in (("gain", gain), ("discount", discount)) if value is not None]
     if gains is not None:
         options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
@@ -215,6 +216,7 @@ def _parse_spec(text: str) -> Measure:
 
 
 def _parse_one(text: str) -> list[Measure]:
+    """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
     name, dot, params = stripped.partition(".")
     if name == "ndcg_cut":

@@ -104,7 +104,8 @@ def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
     """How messages name a row of a table: by its index label, else (labels not unique) by position."""
     if labels is None:
         return f"{source} row at position {row}"
-    return f"{source} row {labels[row : row + 1].tolist()[0]!r}"  # (a Python object, as numpy's item gives)
+    label = labels[row]
+    return f"{source} row {(label.item() if isinstance(label, np.generic) else label)!r}"
 
 
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
@@ -479,9 +480,11 @@ def svmlight_columns(path: PathLike) -> Columns:
             )
     missing = [number for number, docid in zip(lines, docids, strict=True) if docid is None]
     shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
-    has, its, documents = ("has", "its", "document is") if len(missing) == 1 else ("have", "their", "documents are")
-    note = f"{name}: {len(missing)} of {len(rows)} lines {has} no docid comment; {its} {documents} named by {its} data"
-    notes = (f"{note} line number (line {shown})",) if 0 < len(missing) < len(rows) else ()
+    if len(missing) == 1:
+        named = "lines has no docid comment; its document is named by its data line number"
+    else:
+        named = "lines have no docid comment; their documents are named by their data line number"
+    notes = (f"{name}: {len(missing)} of {len(rows)} {named} (line {shown})",) if 0 < len(missing) < len(rows) else ()
     return _line_columns(queries, docs, values, "qrels", name, lines, notes=notes)
 
 

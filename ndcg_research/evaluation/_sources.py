@@ -118,7 +118,8 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
                 raise InputError(f"{what} file {path!r} does not exist")
             stream = opened.enter_context(open(path, "rb"))
         # read, not peeked: a pipe's peek gives only what has arrived (a slow writer's first byte of a magic)
-        stream = Prefixed(head := stream.read(_MAGIC_SIZE), stream)
+        head = stream.read(_MAGIC_SIZE)
+        stream = Prefixed(head, stream)
         fmt, module, command = next((v for m, v in _COMPRESSED.items() if m.match(head)), (None, None, None))
         if command:
             raise InputError(f"{describe(path)}: holds {fmt}-compressed data, not read here: decompress it ({command})")

@@ -217,8 +217,15 @@ def run(args: argparse.Namespace) -> int:
             )
         measures, runid, num_q, ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        options = {name: getattr(args, name) for name in ("convention", "complete", "judged_only", "max_docs")}
-        result = evaluate(qrels, runs, measures, **options)  # the options of the same names
+        result = evaluate(
+            qrels,
+            runs,
+            measures,
+            convention=args.convention,
+            complete=args.complete,
+            judged_only=args.judged_only,
+            max_docs=args.max_docs,
+        )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     notes = list(result.notes)
