@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -1006,3 +1007,82 @@ def test_a_file_named_like_a_table_has_its_rows_named_by_line(tmp_path, monkeypa
     frame = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, -(2**60)]}, index=[10, 20])
     with pytest.raises(InputError, match=r"^qrels DataFrame row 20: "):
         evaluate(frame, {"run": {"q": {"a": 1.0}}}, "ndcg")
+
+
+def test_surrogate_escapes_of_utf8_text_are_refused_not_merged():
+    # "\udcc3\udca9" escapes the bytes C3 A9, UTF-8 for "é": read as bytes it was the id "é", so two queries (or two
+    # judgments) of different keys became one, silently (a ranking joined from both; an IndexError for the qrels).
+    escaped = "\udcc3\udca9"
+    with pytest.raises(InputError, match=r"query '\\udcc3\\udca9' escapes bytes that are UTF-8 text: it is the id 'é'"):
+        evaluate({"é": {"a": 1, "b": 1, "c": 0}}, {"é": {"a": 1.0}, escaped: {"b": 0.5, "c": 0.9}}, "ndcg")
+    with pytest.raises(InputError, match=r"doc '\\udcc3\\udca9' escapes bytes that are UTF-8 text"):
+        evaluate({"q": {"é": 1, escaped: 0}}, {"q": {"é": 1.0}}, "ndcg")
+    # an escape of a byte that is not UTF-8 text stays that byte's id
+    assert evaluate({"\udcff": {"a": 1}}, {"\udcff": {"a": 1.0}}, "ndcg").queries[0].tolist() == ["\udcff"]
+
+
+@pytest.mark.parametrize("frame", [True, False])
+def test_long_double_scores_inexact_in_float64_are_refused(frame):
+    # 1 + 2^-60 and 1 are two scores in long double, one in float64 (scikit-learn's precision too): a silent tie.
+    a = np.longdouble(1) + np.longdouble(2) ** -60
+    qrels = {"q": {"a": 1, "b": 0, "c": 0}}
+    scores = np.array([a, 1, 0], dtype=np.longdouble)
+    run = (
+        pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "score": scores})
+        if frame
+        else {"q": dict(zip("abc", scores, strict=True))}
+    )
+    with pytest.raises(InputError, match=r"score np.longdouble\('1.00000000000000000\d+'\) is not exact as a float64"):
+        evaluate(qrels, run, "ndcg", convention="sklearn")
+    exact = pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "score": np.array([2, 1, 0], dtype=np.longdouble)})
+    assert evaluate(qrels, exact, "ndcg", convention="sklearn").mean() == 1.0  # "a" (the relevant one) first
+
+
+@pytest.mark.parametrize("frame", [True, False])
+def test_ids_holding_a_nul_are_refused_as_in_files(frame):
+    # pytrec_eval cuts a C string at the NUL: "a\x00x" and "a\x00y" became one document there.
+    qrels, run = {"q": {"a\x00x": 2, "a\x00y": 0}}, {"q": {"a\x00x": 0.5, "a\x00y": 1.0}}
+    if frame:
+        run = pd.DataFrame({"query": ["q", "q"], "doc": ["a\x00x", "a\x00y"], "score": [0.5, 1.0]})
+    with pytest.raises(InputError, match=r"doc 'a\\x00x' holds a NUL character"):
+        evaluate(qrels, run, "ndcg")
+
+
+def test_a_mapping_that_repeats_a_key_is_refused_by_name():
+    class Repeating(Mapping):  # yields "a" twice (a Mapping is what the caller makes it)
+        def __getitem__(self, key):
+            return {"a": 1}[key]
+
+        def __iter__(self):
+            return iter(["a", "a"])
+
+        def __len__(self):
+            return 2
+
+    with pytest.raises(InputError, match=r"document 'a' is judged twice for query 'q'"):
+        evaluate({"q": Repeating()}, {"q": {"a": 1.0}}, "ndcg")
+
+
+def test_frames_whose_columns_are_ambiguous_are_refused():
+    qrels = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "score": [1.0, 2.0]})
+    two_levels = run.set_axis(pd.MultiIndex.from_tuples([("query", "x"), ("doc", "x"), ("score", "x")]), axis=1)
+    with pytest.raises(InputError, match=r"run DataFrame has columns of 2 levels; flatten them"):
+        evaluate(qrels, two_levels, "ndcg")
+    with pytest.raises(InputError, match=r"run DataFrame has the id columns of the package's and ir_measures' tables"):
+        evaluate(qrels, run.assign(query_id=["q", "q"], doc_id=["b", "a"]), "ndcg")
+    pyterrier = {"query": "qid", "doc": "docno"}
+    with pytest.raises(InputError, match=r"qrels DataFrame has 2 grade columns \(label, relevance\): keep one"):
+        evaluate(qrels.rename(columns=pyterrier).assign(label=[0, 1]), run.rename(columns=pyterrier), "ndcg")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (np.array(2**53 + 1), r"score 9007199254740993 is not exact as a float64"),
+        (np.timedelta64(3), r"score must be a real number, got timedelta64"),
+    ],
+)
+def test_dict_scores_numpy_types_are_read_as_their_numbers(value, message):
+    with pytest.raises(InputError, match=r"run dict: query 'q', document 'a': " + message):
+        evaluate({"q": {"a": 1}}, {"q": {"a": value, "b": np.array(2**53), "c": 0.5}}, "ndcg")

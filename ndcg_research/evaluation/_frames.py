@@ -20,8 +20,10 @@ from ._readers import (
     CastOptions,
     Columns,
     Kind,
+    MatchSubstringOptions,
     PathLike,
     binary_ids,
+    flags,
     kernel,
     numbers,
     predictions_columns,
@@ -133,18 +135,28 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     if (i := _first(numbers(kernel("binary_length", ids)) == 0)) is not None:
         raise InputError(f"{where(i)}: {column} is an empty string (trec_eval could not read an empty id)")
+    # A C string ends at a NUL: pytrec_eval cuts such an id there (two ids may become one), trec_eval's files cannot
+    # hold one (the readers refuse it); other characters, blanks too, are kept as given.
+    nul = kernel("match_substring", ids, options=MatchSubstringOptions("\x00")).combine_chunks()
+    if (i := _first(flags(nul))) is not None:
+        raise InputError(f"{where(i)}: {column} {values[i]!r:.60} holds a NUL character, which C tools read as its end")
     return ids
 
 
 def _escaped(value: Any, i: int, column: str, where: Any) -> Any:
     """A str id as its bytes, a surrogate escape (U+DC80 to U+DCFF) as the byte it stands for; other values as given."""
     try:
-        return value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+        raw = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
     except UnicodeEncodeError:
         raise InputError(
             f"{where(i)}: {column} {value!r} holds a surrogate that stands for no byte (not U+DC80 to U+DCFF), so it "
             f"is not text; give the id as str or bytes"
         ) from None
+    if isinstance(value, str) and (text := raw.decode("utf-8", "surrogateescape")) != value:
+        raise InputError(  # escapes of bytes that are UTF-8 text: the id would be that text's, another key's
+            f"{where(i)}: {column} {value!r} escapes bytes that are UTF-8 text: it is the id {text!r}; write it so"
+        )
+    return raw
 
 
 def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
@@ -177,6 +189,11 @@ def _values(
         raise InputError(f"{where(i)}: {column} {problem}")
     if dtype.kind in "iu":  # an integer column's own values (uint64 beyond 2^63 too) are its exact ones
         exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)
+    elif dtype.itemsize > 8 and (i := _first(raw != np.asarray(series, dtype=dtype))) is not None:  # (long double)
+        raise InputError(
+            f"{where(i)}: {column} {np.asarray(series)[i]!r} is not exact as a float64 (the tools' precision: it could "
+            f"tie with its neighbours); round the {column}s to float64"
+        )
     if kind == "run":
         if exact is not None:
             with np.errstate(invalid="ignore"):  # a float64 beyond the integer type is inexact anyway
@@ -216,14 +233,16 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     def where(i: int) -> str:
         return f"{label}: query {every_query[i]!r}, " + (f"document {docs[i]!r}" if i < docs.size else "no document")
 
-    kinds, real = set(map(type, values)), (int, float, np.integer, np.floating)
-    # Each value one real number (a 0-d array of one too): numpy would read True beside numbers as 1, lists as rows.
-    if any(issubclass(k, (bool, np.bool_)) or not issubclass(k, real) for k in kinds):  # (rare: each value looked at)
+    kinds = set(map(type, values))
+    real, not_real = (int, float, np.integer, np.floating), (bool, np.bool_, np.timedelta64)
+    # Each value one real number (a numpy 0-d array of one too): numpy would read True beside numbers as 1, lists as
+    # rows, a timedelta (a numpy integer) as a duration.
+    if any(issubclass(k, not_real) or not issubclass(k, real) for k in kinds):  # (rare: each value looked at)
         odd = (
             i
             for i, v in enumerate(values)
-            if isinstance(v, (bool, np.bool_))
-            or not (isinstance(v, real) or np.ndim(v) == 0 and np.asarray(v).dtype.kind in "iuf")
+            if isinstance(v, not_real)
+            or not (isinstance(v, real) or isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iuf")
         )
         if (i := next(odd, None)) is not None:
             raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
@@ -233,8 +252,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
         advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     exact = None  # integers beside floats in a run, made float64: does one change (2^53 + 1)?
-    if array.dtype.kind == "f" and kind == "run" and any(issubclass(k, (int, np.integer)) for k in kinds):
-        exact = np.fromiter((int(v) if isinstance(v, (int, np.integer)) else float(v) for v in values), object)
+    if array.dtype.kind == "f" and kind == "run" and any(issubclass(k, (int, np.integer, np.ndarray)) for k in kinds):
+        exact = np.fromiter((v.item() if isinstance(v, np.ndarray | np.generic) else v for v in values), object)
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, exact)
     query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", "entry")
     doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
@@ -254,8 +273,15 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")
+    if table.columns.nlevels > 1:
+        raise InputError(f"{kind} DataFrame has columns of {table.columns.nlevels} levels; flatten them to names")
+    styles = [s or "the package's" for s, (q, d, _, _) in STYLES.items() if {q, d} <= set(map(str, table.columns))]
+    if len(styles) > 1:
+        raise InputError(f"{kind} DataFrame has the id columns of {' and '.join(styles)} tables: keep one style's")
     style = frame_style(table.columns)
     query, doc, grades, score = STYLES[style]
+    if kind == "qrels" and (count := sum(g in table.columns for g in grades)) > 1:
+        raise InputError(f"{kind} DataFrame has {count} grade columns ({', '.join(grades)}): keep one")
     value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
     wanted = [query, doc, value]
     if any(c not in table.columns for c in wanted):

@@ -156,7 +156,9 @@ class Judgments:
             docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
             grade, codes = grade[rows], codes[rows]  # codes in the order of the grouped judgments, as the grades
         empty = pa.chunked_array([], type=pa.binary())
-        kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
+        kept = qrels  # a dict's rows are named by their ids (a Mapping may repeat a key): kept for messages
+        if qrels.named_by != "key":
+            kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         del qrels  # the caller holds no other reference: the ids as read are freed here
         ideal = _ideal_grades(codes, grade, n)
         relevant = np.bincount(codes[grade > 0], minlength=n)
