@@ -1022,8 +1022,8 @@ def test_surrogate_escapes_of_utf8_text_are_refused_not_merged():
 
 
 @pytest.mark.parametrize("frame", [True, False])
-def test_long_double_scores_inexact_in_float64_are_refused(frame):
-    # 1 + 2^-60 and 1 are two scores in long double, one in float64 (scikit-learn's precision too): a silent tie.
+def test_long_double_scores_that_float64_ties_are_refused(frame):
+    # 1 + 2^-60 and 1 are two scores in long double, one in float64: a silent tie where scikit-learn keeps them apart.
     a = np.longdouble(1) + np.longdouble(2) ** -60
     qrels = {"q": {"a": 1, "b": 0, "c": 0}}
     scores = np.array([a, 1, 0], dtype=np.longdouble)
@@ -1032,10 +1032,12 @@ def test_long_double_scores_inexact_in_float64_are_refused(frame):
         if frame
         else {"q": dict(zip("abc", scores, strict=True))}
     )
-    with pytest.raises(InputError, match=r"score np.longdouble\('1.00000000000000000\d+'\) is not exact as a float64"):
+    with pytest.raises(InputError, match=r"score 1.00000000000000000\d+ and 1.0 \(.*\) are one float64, 1.0"):
         evaluate(qrels, run, "ndcg", convention="sklearn")
-    exact = pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "score": np.array([2, 1, 0], dtype=np.longdouble)})
-    assert evaluate(qrels, exact, "ndcg", convention="sklearn").mean() == 1.0  # "a" (the relevant one) first
+    # rounded apart, they stay apart: "a" (the relevant one) first
+    apart = np.array(["0.3", "0.2", "0.1"], dtype=np.longdouble)
+    run = pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "score": apart})
+    assert evaluate(qrels, run if frame else {"q": dict(zip("abc", apart, strict=True))}, "ndcg").mean() == 1.0
 
 
 @pytest.mark.parametrize("frame", [True, False])
@@ -1044,7 +1046,7 @@ def test_ids_holding_a_nul_are_refused_as_in_files(frame):
     qrels, run = {"q": {"a\x00x": 2, "a\x00y": 0}}, {"q": {"a\x00x": 0.5, "a\x00y": 1.0}}
     if frame:
         run = pd.DataFrame({"query": ["q", "q"], "doc": ["a\x00x", "a\x00y"], "score": [0.5, 1.0]})
-    with pytest.raises(InputError, match=r"doc 'a\\x00x' holds a NUL character"):
+    with pytest.raises(InputError, match=r"doc 'a\\x00x' holds a NUL character \(byte 2\)"):
         evaluate(qrels, run, "ndcg")
 
 
@@ -1067,11 +1069,16 @@ def test_frames_whose_columns_are_ambiguous_are_refused():
     qrels = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "relevance": [1, 0]})
     run = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "score": [1.0, 2.0]})
     two_levels = run.set_axis(pd.MultiIndex.from_tuples([("query", "x"), ("doc", "x"), ("score", "x")]), axis=1)
-    with pytest.raises(InputError, match=r"run DataFrame has columns of 2 levels; flatten them"):
-        evaluate(qrels, two_levels, "ndcg")
-    with pytest.raises(InputError, match=r"run DataFrame has the id columns of the package's and ir_measures' tables"):
+    with pytest.raises(InputError, match=r"run DataFrame column 'query' is a group of columns \(2 levels\)"):
+        evaluate(qrels, two_levels, "ndcg")  # (it raised AttributeError)
+    flat = run.set_axis(pd.MultiIndex.from_tuples([("query", ""), ("doc", ""), ("score", "")]), axis=1)  # reset_index's
+    assert evaluate(qrels, flat, "ndcg").mean() == pytest.approx(1 / np.log2(3), abs=1e-15)
+    with pytest.raises(InputError, match=r"run DataFrame has the id columns query, doc and query_id, doc_id: which"):
         evaluate(qrels, run.assign(query_id=["q", "q"], doc_id=["b", "a"]), "ndcg")
     pyterrier = {"query": "qid", "doc": "docno"}
+    # PyTerrier's "query" is its query's text: its ids are qid and docno beside any "doc" column
+    pyterrier_run = run.rename(columns=pyterrier).assign(query="text", doc="x")
+    assert evaluate(qrels.rename(columns=pyterrier), pyterrier_run, "ndcg").mean() == pytest.approx(1 / np.log2(3))
     with pytest.raises(InputError, match=r"qrels DataFrame has 2 grade columns \(label, relevance\): keep one"):
         evaluate(qrels.rename(columns=pyterrier).assign(label=[0, 1]), run.rename(columns=pyterrier), "ndcg")
 
@@ -1086,3 +1093,12 @@ def test_frames_whose_columns_are_ambiguous_are_refused():
 def test_dict_scores_numpy_types_are_read_as_their_numbers(value, message):
     with pytest.raises(InputError, match=r"run dict: query 'q', document 'a': " + message):
         evaluate({"q": {"a": 1}}, {"q": {"a": value, "b": np.array(2**53), "c": 0.5}}, "ndcg")
+
+
+def test_categories_keep_their_dtype_when_read():
+    # Object categories holding a surrogate escape were re-read as text by pandas 3 (a raw UnicodeEncodeError).
+    categories = pd.CategoricalDtype(pd.Index(["a\udcff", "b"], dtype=object))
+    run = pd.DataFrame(
+        {"query": ["q", "q"], "doc": pd.Categorical.from_codes([0, 1], dtype=categories), "score": [1.0, 2.0]}
+    )
+    assert evaluate({"q": {"a\udcff": 1}}, run, "ndcg").mean() == pytest.approx(1 / np.log2(3), abs=1e-15)

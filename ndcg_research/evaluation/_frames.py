@@ -27,6 +27,7 @@ from ._readers import (
     kernel,
     numbers,
     predictions_columns,
+    quoted,
     read_whole,
     row_label,
     svmlight_columns,
@@ -81,6 +82,10 @@ def frame_style(columns: Any) -> str:
 
 #: What pyarrow reads as bytes (as binary, or as text where it is UTF-8).
 BYTES = (bytes, bytearray, memoryview)
+
+
+def _shown(value: np.floating) -> str:  # every digit its precision holds (str shows a long double as a float64)
+    return np.format_float_positional(value, trim="0")
 
 
 def _first(mask: np.ndarray) -> int | None:  # the row a message names
@@ -139,7 +144,11 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     # hold one (the readers refuse it); other characters, blanks too, are kept as given.
     nul = kernel("match_substring", ids, options=MatchSubstringOptions("\x00")).combine_chunks()
     if (i := _first(flags(nul))) is not None:
-        raise InputError(f"{where(i)}: {column} {values[i]!r:.60} holds a NUL character, which C tools read as its end")
+        raw = binary_ids(ids)[i].as_py()
+        raise InputError(
+            f"{where(i)}: {column} {quoted(raw)} holds a NUL character (byte {raw.index(0) + 1}), which C tools read "
+            "as its end"
+        )
     return ids
 
 
@@ -163,10 +172,11 @@ def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: st
     """The ids of a DataFrame column (``label``: "run DataFrame column 'doc'"), checked; ``unit`` names a position."""
     if (i := _first(series.isna().to_numpy())) is not None:
         raise InputError(f"{where(i)}: {column} is missing")
-    if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
-        categories = _id_array(
-            series.cat.categories.to_series(), column, lambda i: f"{label}, category {i}", label, "category"
-        )
+    if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not), in their own dtype
+        import pandas as pd
+
+        values = pd.Series(series.cat.categories, dtype=series.cat.categories.dtype)
+        categories = _id_array(values, column, lambda i: f"{label}, category {i}", label, "category")
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
     if series.dtype.kind in "fb":  # a float or boolean column: named by its first value
         raise _kinds_error(series.iloc[:1].to_numpy(dtype=object), label, unit)
@@ -189,11 +199,15 @@ def _values(
         raise InputError(f"{where(i)}: {column} {problem}")
     if dtype.kind in "iu":  # an integer column's own values (uint64 beyond 2^63 too) are its exact ones
         exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)
-    elif dtype.itemsize > 8 and (i := _first(raw != np.asarray(series, dtype=dtype))) is not None:  # (long double)
-        raise InputError(
-            f"{where(i)}: {column} {np.asarray(series)[i]!r} is not exact as a float64 (the tools' precision: it could "
-            f"tie with its neighbours); round the {column}s to float64"
-        )
+    elif dtype.itemsize > 8 and kind == "run":  # long double: refused where float64 makes two scores one (a tie)
+        wide = np.asarray(series, dtype=dtype)
+        order = np.argsort(wide, kind="stable")
+        if (j := _first((raw[order][1:] == raw[order][:-1]) & (wide[order][1:] != wide[order][:-1]))) is not None:
+            i, other = int(order[j + 1]), int(order[j])
+            raise InputError(
+                f"{where(i)}: {column} {_shown(wide[i])} and {_shown(wide[other])} ({where(other)}) are one float64, "
+                f"{float(raw[i])!r} (the tools' precision): they would tie; round the {column}s to float64 first"
+            )
     if kind == "run":
         if exact is not None:
             with np.errstate(invalid="ignore"):  # a float64 beyond the integer type is inexact anyway
@@ -273,11 +287,11 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")
-    if table.columns.nlevels > 1:
-        raise InputError(f"{kind} DataFrame has columns of {table.columns.nlevels} levels; flatten them to names")
-    styles = [s or "the package's" for s, (q, d, _, _) in STYLES.items() if {q, d} <= set(map(str, table.columns))]
-    if len(styles) > 1:
-        raise InputError(f"{kind} DataFrame has the id columns of {' and '.join(styles)} tables: keep one style's")
+    # PyTerrier's ids win beside "query" and "doc" (its "query" is the query's text); ir_measures' beside either
+    pairs = [(q, d) for q, d, _, _ in STYLES.values() if {q, d} <= set(map(str, table.columns))]
+    if len(pairs) > 1 and ("query_id", "doc_id") in pairs:
+        shown = " and ".join(", ".join(pair) for pair in pairs)
+        raise InputError(f"{kind} DataFrame has the id columns {shown}: which are its ids? drop or rename the others")
     style = frame_style(table.columns)
     query, doc, grades, score = STYLES[style]
     if kind == "qrels" and (count := sum(g in table.columns for g in grades)) > 1:
@@ -292,6 +306,10 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     for column in wanted:
         if (count := int(np.count_nonzero(table.columns == column))) > 1:
             raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
+        if not hasattr(table[column], "dtype"):  # columns of several levels: a group of columns
+            raise InputError(
+                f"{kind} DataFrame column {column!r} is a group of columns ({table.columns.nlevels} levels)"
+            )
     if len(table) == 0:
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(table.index) if table.index.is_unique else None
