@@ -449,3 +449,31 @@ def test_swap_sizes_are_evenly_spaced_up_to_half_the_queries():
     assert _measurements.swap_sizes(50).tolist() == [3, 6, 9, 12, 16, 19, 22, 25]
     assert _measurements.swap_sizes(12).tolist() == [1, 2, 3, 4, 5, 6]
     assert _measurements.swap_sizes(3).tolist() == [1]
+
+
+def test_two_systems_are_one_pair_in_the_figure():
+    qrels, runs = collection(2, systems=2)
+    label = advise(qrels, runs, **SMALL).figure().axes[0].get_xlabel()
+    assert label.startswith("discriminative power (share of the one pair, "), label  # (it said "share of 1 pairs")
+
+
+@pytest.mark.parametrize(
+    ("curve", "queries", "said"),
+    [
+        ([(2, 0.1), (6, 0.0)], 2.4, "already below the target of 5.0%; {fit} 3 queries (interpolated)."),
+        ([(2, 0.4), (6, 0.2)], 8.2, "{fit} 9 queries (extrapolated)."),
+    ],
+)
+def test_the_fits_query_count_for_the_swap_target_is_said_as_its_crossing(curve, queries, said):
+    # At 6 queries the swap rate measured 0.0%, and the fit crosses 5% at 2.4: "about 3 queries would bring that to
+    # 5.0%" read as if the measured 0.0% had to rise to it.
+    table = pd.DataFrame(
+        [{"measure": "a", "discount": "log2", "cutoff": "none", "gain": "linear", "power": 1.0, "pairs_significant": 1,
+          "phi": 0.9, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": curve[-1][1], "queries_for_swap_target": queries,
+          "tau_log2": 1.0, "shortlisted": True}]
+    )  # fmt: skip
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    reasons = _advise._reasons(table, 0, curve, n_queries=12, n_systems=2, settings=settings)
+    stability = next(reason for reason in reasons if reason.startswith("stability"))
+    assert stability.endswith(said.format(fit="the exponential fit of the swap curve reaches 5.0% at about")), stability
+    assert "would bring" not in stability

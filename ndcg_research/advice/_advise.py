@@ -399,11 +399,12 @@ def _reasons(
             f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, "
             f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}"
         )
-    else:
+    else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
         how = "interpolated" if queries <= largest else "extrapolated"
+        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
         how_many = (
-            f"about {_plural(math.ceil(queries), 'query')} would bring that to {_percent(target)} ({how} by the "
-            f"exponential fit of the swap curve)"
+            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
+            f"{_plural(math.ceil(queries), 'query')} ({how})"
         )
     reasons.append(
         f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "

@@ -44,8 +44,9 @@ def advice_figure(advice: Advice) -> Figure:
         "recommended", (chosen["power"], chosen["phi"]), textcoords="offset points", xytext=(8, -16), fontsize=9
     )
     left.axvline(table["power"].max() - POWER_MARGIN, color="grey", linestyle="--", linewidth=1)
+    pairs = len(advice.systems) * (len(advice.systems) - 1) // 2
     left.set_xlabel(
-        f"discriminative power (share of {len(advice.systems) * (len(advice.systems) - 1) // 2} pairs, "
+        f"discriminative power (share of {'the one pair' if pairs == 1 else f'{pairs} pairs'}, "
         f"alpha = {settings['alpha']:g}, Tukey HSD)"
     )
     left.set_ylabel(f"dependability Phi ({advice.n_queries} queries)")
