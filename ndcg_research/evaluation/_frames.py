@@ -137,7 +137,7 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
     else:
         if any(issubclass(t, (bool, np.bool_)) or not issubclass(t, (int, np.integer)) for t in present):
             raise _kinds_error(values, label, unit)
-        ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
+        return pa.chunked_array([[str(x) for x in values]], type=pa.string())  # (decimal text: never empty, no NUL)
     if (i := _first(numbers(kernel("binary_length", ids)) == 0)) is not None:
         raise InputError(f"{where(i)}: {column} is an empty string (trec_eval could not read an empty id)")
     # A C string ends at a NUL: pytrec_eval cuts such an id there (two ids may become one), trec_eval's files cannot
