@@ -84,10 +84,6 @@ def frame_style(columns: Any) -> str:
 BYTES = (bytes, bytearray, memoryview)
 
 
-def _shown(value: np.floating) -> str:  # every digit its precision holds (str shows a long double as a float64)
-    return np.format_float_positional(value, trim="0")
-
-
 def _first(mask: np.ndarray) -> int | None:  # the row a message names
     return int(mask.argmax()) if mask.any() else None
 
@@ -103,13 +99,9 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
         value = x.item() if isinstance(x, np.generic) else bytes(x) if isinstance(x, memoryview) else x
         shown.setdefault(kind, f"{kind} ({value!r} at {unit} {i})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
-        same = (
-            "b'1' and '1'"
-            if {"bytes", "strings"} <= shown.keys()
-            else "1 and b'1'"
-            if "bytes" in shown
-            else "1 and '1'"
-        )
+        same = "1 and '1'"
+        if "bytes" in shown:
+            same = "b'1' and '1'" if "strings" in shown else "1 and b'1'"
         return InputError(
             f"{label} mixes {' and '.join(list(shown.values())[:2])}: ids are compared as text, so {same} would be one "
             "id; convert them to one type first"
@@ -204,8 +196,10 @@ def _values(
         order = np.argsort(wide, kind="stable")
         if (j := _first((raw[order][1:] == raw[order][:-1]) & (wide[order][1:] != wide[order][:-1]))) is not None:
             i, other = int(order[j + 1]), int(order[j])
+            # every digit their precision holds (str shows a long double as a float64)
+            a, b = (np.format_float_positional(wide[k], trim="0") for k in (i, other))
             raise InputError(
-                f"{where(i)}: {column} {_shown(wide[i])} and {_shown(wide[other])} ({where(other)}) are one float64, "
+                f"{where(i)}: {column} {a} and {b} ({where(other)}) are one float64, "
                 f"{float(raw[i])!r} (the tools' precision): they would tie; round the {column}s to float64 first"
             )
     if kind == "run":
@@ -219,9 +213,8 @@ def _values(
                 )
         return raw, None
     if (i := _first(np.abs(raw) >= MAX_GRADE)) is not None:
-        raise InputError(
-            f"{where(i)}: {column} {(raw if exact is None else exact)[i].item()!r} is too large; {GRADE_LIMIT}"
-        )
+        grade = (raw if exact is None else exact)[i].item()  # an integer column's as given
+        raise InputError(f"{where(i)}: {column} {grade!r} is too large; {GRADE_LIMIT}")
     if (i := _first(np.floor(raw) != raw)) is not None:
         return raw, (i, repr(float(raw[i])))
     return raw.astype(np.int64), None
@@ -287,33 +280,31 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")
+    source = f"{kind} DataFrame"
     # PyTerrier's ids win beside "query" and "doc" (its "query" is the query's text); ir_measures' beside either
     pairs = [(q, d) for q, d, _, _ in STYLES.values() if {q, d} <= set(map(str, table.columns))]
     if len(pairs) > 1 and ("query_id", "doc_id") in pairs:
         shown = " and ".join(", ".join(pair) for pair in pairs)
-        raise InputError(f"{kind} DataFrame has the id columns {shown}: which are its ids? drop or rename the others")
+        raise InputError(f"{source} has the id columns {shown}: which are its ids? drop or rename the others")
     style = frame_style(table.columns)
     query, doc, grades, score = STYLES[style]
     if kind == "qrels" and (count := sum(g in table.columns for g in grades)) > 1:
-        raise InputError(f"{kind} DataFrame has {count} grade columns ({', '.join(grades)}): keep one")
+        raise InputError(f"{source} has {count} grade columns ({', '.join(grades)}): keep one")
     value = next((g for g in grades if g in table.columns), grades[0]) if kind == "qrels" else score
     wanted = [query, doc, value]
     if any(c not in table.columns for c in wanted):
         ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
         choices = f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
         needs = f"{', '.join(wanted)} ({style} columns)" if style else choices
-        raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, table.columns))}")
+        raise InputError(f"{source} needs columns {needs}; has {', '.join(map(str, table.columns))}")
     for column in wanted:
         if (count := int(np.count_nonzero(table.columns == column))) > 1:
-            raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
+            raise InputError(f"{source} has {count} columns named {column!r}; keep one")
         if not hasattr(table[column], "dtype"):  # columns of several levels: a group of columns
-            raise InputError(
-                f"{kind} DataFrame column {column!r} is a group of columns ({table.columns.nlevels} levels)"
-            )
+            raise InputError(f"{source} column {column!r} is a group of columns ({table.columns.nlevels} levels)")
     if len(table) == 0:
-        raise InputError(f"{kind} DataFrame is empty")
+        raise InputError(f"{source} is empty")
     labels = np.asarray(table.index) if table.index.is_unique else None
-    source = f"{kind} DataFrame"
     where = functools.partial(row_label, source, labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
     query_ids, doc_ids = (_id_array(table[c], c, where, f"{source} column {c!r}") for c in (query, doc))
