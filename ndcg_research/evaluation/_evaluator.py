@@ -294,12 +294,11 @@ def _run_parts(
         columns = table_columns(run, "run")
         return [evaluate_part(judgments, columns, plan)], columns.tag
     path = os.fspath(run)
-    # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as they
-    # are read, so that an interleaved run can be read again.
-    once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
     with contextlib.ExitStack() as opened:
         stream = None
-        if once:
+        # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
+        # they are read, so that an interleaved run can be read again.
+        if path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path)):
             import tempfile  # only for standard input and named pipes: not loaded for a run file
 
             source = standard_input() if path == STDIN else opened.enter_context(open(path, "rb"))
@@ -397,10 +396,9 @@ def merge_parts(
     if not answered and plan.complete and plan.complete_by_default:  # (ids that do not match, most often)
         ranks = f"none of its queries ({_listed(unjudged)}) is judged in {source}" if unjudged else "it ranks no query"
         raise NoJudgedQuery(
-            f"run {name}: {ranks} (judged: "
-            f"{_listed(judgments.query_text(np.flatnonzero(eligible)))}); scoring every judged query 0 (the "
-            f"{conv.name} convention's default for a judged query that a run misses) would say nothing of the run: "
-            "check its query ids, or give complete=True (-c) to score them 0"
+            f"run {name}: {ranks} (judged: {_listed(judgments.query_text(np.flatnonzero(eligible)))}); scoring every "
+            f"judged query 0 (the {conv.name} convention's default for a judged query that a run misses) would say "
+            "nothing of the run: check its query ids, or give complete=True (-c) to score them 0"
         )
     if unjudged:
         note(len(unjudged), f"no judgments in {source} ({_listed(unjudged)}); left out")
@@ -444,11 +442,8 @@ def merge_parts(
         orders = "the values are the expectation over those orders (the tie average)"
         note(tied, f"tied scores, which {conv.name} orders at random; {orders}")
     if unstable:
-        note(
-            unstable,
-            f"tied scores in a list of {conv.unstable_ties_from} or more documents, where {conv.name} orders ties by "
-            "an unstable sort; its values there may differ from these (file order)",
-        )
+        sort = f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
+        note(unstable, f"tied scores in a list of {conv.unstable_ties_from} or more documents, where {sort}")
     return codes, values, notes
 
 
