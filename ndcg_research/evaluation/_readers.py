@@ -16,7 +16,13 @@ import pyarrow.csv as pacsv
 try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel); its options re-exported
     from pyarrow._compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function
 except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
-    from pyarrow.compute import CastOptions, MatchSubstringOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
+    from pyarrow.compute import (  # noqa: F401 (re-exported)
+        CastOptions,
+        MatchSubstringOptions,
+        SetLookupOptions,
+        SortOptions,
+        call_function,
+    )
 
 from ._measures import TREC_NUMBER, atol
 from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
