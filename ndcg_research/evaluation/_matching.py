@@ -155,14 +155,13 @@ class Judgments:
             starts = np.cumsum(counts) - counts
             docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
             grade, codes = grade[rows], codes[rows]  # codes in the order of the grouped judgments, as the grades
-        empty = pa.chunked_array([], type=pa.binary())
-        kept = qrels  # a dict's rows are named by their ids (a Mapping may repeat a key): kept for messages
-        if qrels.named_by != "key":
-            kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
-        del qrels  # the caller holds no other reference: the ids as read are freed here
+        if qrels.named_by != "key":  # a dict's ids stay: messages name its rows by them (a Mapping may repeat a key)
+            # The ids as read are freed here: the caller holds no other reference.
+            empty = pa.chunked_array([], type=pa.binary())
+            qrels = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
         ideal = _ideal_grades(codes, grade, n)
         relevant = np.bincount(codes[grade > 0], minlength=n)
-        return cls(kept, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
+        return cls(qrels, names, docs, grade, rows, starts, counts, relevant, *ideal, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
