@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.stats import compare_systems, mean_interval, paired_test, pairwise_tests
+from ndcg_research.stats import compare_systems, discriminative_power, mean_interval, paired_test, pairwise_tests
 from ndcg_research.stats._intervals import bootstrap_interval
 from ndcg_research.stats._replication import paired_comparison, standardized_gap_se
 from ndcg_research.stats._resampling import BOOTSTRAP_STREAM, Resamples, block_generator
@@ -118,6 +118,62 @@ def test_a_mean_difference_that_rounds_to_a_residue_of_zero_gives_pvalue_one():
     for method in ("permutation", "bootstrap"):
         assert paired_test(a, b, test=method, n_resamples=400).pvalue == 1.0
     assert paired_test(a, b, test="permutation", exact=False, n_resamples=400).pvalue == 1.0  # Monte Carlo
+
+
+def sakai_bootstrap_pvalue(d: np.ndarray, b: int, seed: int) -> float:
+    """Sakai's (2006) ASL one resample at a time on the same draws as ours: share of |t*| of the shifted differences
+    that reach |t| (scipy's tolerance); a resample of equal values has t* = 0/0, which reaches nothing."""
+    n = d.size
+    t_obs = abs(d.mean() / (d.std(ddof=1) / math.sqrt(n)))
+    w = d - d.mean()
+    hits = 0
+    for row in block_generator(0, BOOTSTRAP_STREAM, 0).integers(0, n, size=(b, n)):
+        sample = w[row]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hits += bool(abs(sample.mean() / (sample.std(ddof=1) / math.sqrt(n))) >= t_obs * (1 - 1e-12))
+    return hits / b
+
+
+def test_differences_equal_in_decimal_are_one_constant_difference_for_every_test():
+    # a - b = 0.1 on every query in decimal; in floats 0.9 - 0.8, 0.8 - 0.7, ... differ in their last bits. By hand:
+    # sd = 0, so the t statistic is infinite (p = 0), Sakai's shifted differences are all 0 (no t* reaches it: p = 0),
+    # the effect size is undefined (NaN) and every interval is the difference itself; 2 of the 2**5 sign patterns
+    # reach |mean| (p = 1/16). The bootstrap said p = 0.70 and the effect size 2e15.
+    a, b = [0.9, 0.8, 0.7, 0.6, 0.5], [0.8, 0.7, 0.6, 0.5, 0.4]
+    d = np.subtract(a, b)
+    assert np.unique(d).size > 1
+    expected = {"t": 0.0, "bootstrap": 0.0, "permutation": brute_force_sign_flip(d)}
+    assert expected["permutation"] == 1 / 16
+    for test, p in expected.items():
+        for interval in ("t", "percentile", "bca"):
+            r = paired_test(a, b, test=test, interval=interval, n_resamples=500)
+            assert r.pvalue == p and math.isnan(r.effect_size), (test, interval)
+            assert r.ci == (r.difference, r.difference) and r.difference == pytest.approx(0.1), (test, interval)
+    # three systems 0.1 apart on every query: every pair is separated (the bootstrap said none was)
+    x = np.array([np.linspace(0.2, 1, 20), np.linspace(0.2, 1, 20) - 0.1, np.linspace(0.2, 1, 20) - 0.2])
+    assert discriminative_power(x).power == 1.0
+
+
+@pytest.mark.parametrize("spread", [3e-14, 1e-13, 1e-12])
+def test_bootstrap_of_nearly_equal_differences_equals_a_direct_loop(spread):
+    # differences 0.1 (1 + spread * noise): just beyond rounding, so not constant; resampling d and subtracting the
+    # mean lost ~eps * 0.1 of each resampled mean, a share of the spread, and gave ASLs unlike Sakai's own loop
+    rng = np.random.default_rng(5)
+    for _ in range(15):
+        n = int(rng.integers(3, 30))
+        b = rng.random(n) * 0.5
+        a = b + 0.1 * (1 + rng.normal(0, spread, n))
+        assert paired_test(a, b, test="bootstrap", n_resamples=500).pvalue == sakai_bootstrap_pvalue(a - b, 500, 0)
+
+
+def test_nearly_equal_differences_reach_no_scipy_precision_warning():
+    # scipy's t test warns of catastrophic cancellation when the differences are equal to ~15 digits; they are then
+    # constant under the rounding policy (p = 0), and the warning never reaches the user
+    a = [0.9, 0.8, 0.7, 0.6, 0.5, 0.45]
+    b = [0.8, 0.7, 0.6, 0.5, 0.4, 0.35]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pairwise_tests([a, b, np.add(b, 0.3)], test="t").pvalue.tolist() == [0.0, 0.0, 0.0]
 
 
 # --------------------------------------------------------------------------- sign-flip permutation test
@@ -262,6 +318,20 @@ def test_a_pair_gets_the_same_result_whatever_other_pairs_are_tested(method):
     k = int(np.flatnonzero((everything.first == 1) & (everything.second == 3))[0])
     assert alone.pvalue[0] == everything.pvalue[k]
     assert alone.ci_low[0] == pytest.approx(everything.ci_low[k], rel=1e-12)
+
+
+@pytest.mark.parametrize("test", ["t", "permutation", "bootstrap"])
+def test_a_pair_gets_the_same_result_whatever_the_number_of_systems(test):
+    # 2 systems, and 1700 of which the pair is the first two, with 20,000 resamples: their resampled means were taken
+    # from the systems' (one subtraction per pair) when resamples x systems fit in 2**25 elements, else from the
+    # differences, and the BCa interval moved by up to 5e-4 (and the critical difference by rounding)
+    rng = np.random.default_rng(5)
+    x = np.round(rng.random((1700, 30)), 2)
+    x[1] = np.round(x[0] + rng.integers(-2, 3, 30) * 0.01, 2)
+    options = dict(test=test, interval="bca", n_resamples=20_000, seed=0)
+    two, many = pairwise_tests(x[:2], **options), pairwise_tests(x, [(0, 1)], **options)
+    for key in ("pvalue", "ci_low", "ci_high", "critical_difference"):
+        assert getattr(two, key)[0] == getattr(many, key)[0], key
 
 
 @pytest.mark.parametrize("method", ["t", "wilcoxon", "permutation", "bootstrap"])

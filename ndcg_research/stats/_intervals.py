@@ -8,6 +8,7 @@ from scipy import special, stats
 
 from .._validation import check_array, check_int
 from ._inputs import check_level
+from ._resampling import rounding_residues
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -122,11 +123,12 @@ def bootstrap_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile or BCa interval (low, high) of the mean of each row of ``values`` (rows x queries) from its
     ``resampled_means`` (rows x B), as ``scipy.stats.bootstrap`` (Efron & Tibshirani 1993, ch. 14): ``z0`` counts ties
-    half, the jackknife acceleration of a mean in closed form; a row of equal values gets ``(mean, mean)``."""
+    half, the jackknife acceleration of a mean in closed form; a row of values that are the same up to rounding
+    (``rounding_residues``) gets ``(mean, mean)``."""
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)
-    constant = np.all(values == values[:, :1], axis=1)
+    constant = rounding_residues(values, mean)[1]
     q_low, q_high = np.asarray(alpha), np.asarray(1.0 - alpha)
     if interval == "bca":
         column = mean[:, None]

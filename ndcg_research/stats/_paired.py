@@ -1,11 +1,15 @@
 r"""Paired tests of two systems on the same queries, one pair or many at once.
 
-Null statistics reach the observed one within scipy's tolerance, :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`, and a mean
-difference within :math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (0.7 - 0.6, 0.4 - 0.3
-and 0.1 - 0.3 have the float mean 5e-18): the resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do.
-Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1): the
-p-values do not depend on the scale and no square over- or underflows. The tests use the differences as given (a
-rounding-size difference is a tie but enters the statistics).
+Null statistics reach the observed one within scipy's tolerance, :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`, and within
+their own rounding. Rounding policy, with :math:`r = 100\,\epsilon` times the mean :math:`|d_q|`: a mean difference
+within :math:`r` of 0 is the rounding residue of 0 (0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3 have the float mean 5e-18): the
+resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do. Differences all within :math:`r` of their mean
+are constant, every difference the same (0.9 - 0.8 and 0.8 - 0.7 differ in their last bits): their standard deviation
+is 0, so the t and bootstrap tests have no doubt (p = 0; 1 if the differences are all 0), the effect size is NaN and
+every interval is the mean itself; the permutation and Wilcoxon tests, which do not divide by it, give their smallest
+p-value. Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in
+[0.5, 1): the p-values do not depend on the scale and no square over- or underflows. The tests use the differences as
+given (a rounding-size difference is a tie but enters the statistics).
 """
 
 import functools
@@ -28,7 +32,14 @@ from ._intervals import (
     bootstrap_interval,
     check_interval_resamples,
 )
-from ._resampling import EXACT_MAX_QUERIES, TOLERANCE, Resamples, map_in_threads
+from ._resampling import (
+    EXACT_MAX_QUERIES,
+    TOLERANCE,
+    Resamples,
+    map_in_threads,
+    mean_rounding,
+    rounding_residues,
+)
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences below it are
 #: floating-point rounding (the last bits of a sum), never a measured effect.
@@ -39,10 +50,6 @@ METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
-#: A pair's resampled means come from its systems' when their values are at most this many binary orders of magnitude
-#: above the pair's differences (else from the differences: see ``_PrecomputedResamples``): each order loses a bit of
-#: the difference, which the comparison with the observed mean must allow for.
-_SHIFT_LIMIT = 8
 
 
 @dataclass(frozen=True)
@@ -294,7 +301,7 @@ def _pairwise_tests(
     first, second = np.triu_indices(matrix.shape[0], k=1) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
-    draw = functools.partial(_PrecomputedResamples.build, matrix=matrix, n_resamples=n_resamples, seed=seed)
+    draw = functools.partial(_PrecomputedResamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
     flips = draw("exact" if use_exact else "sign-flip") if test == "permutation" else None
     boot = draw("bootstrap") if test == "bootstrap" or interval in ("percentile", "bca") else None
     chunk = max(1, _CHUNK_ELEMENTS // max((r.resamples.n_resamples for r in (flips, boot) if r is not None), default=1))
@@ -314,48 +321,22 @@ def _pairwise_tests(
 
 @dataclass(frozen=True)
 class _PrecomputedResamples:
-    """Resamples shared by every chunk of pairs; when they fit in memory, the weight blocks and the systems' resampled
-    means (of values scaled by ``2**-system_exponents`` into [0.5, 1)), from which a pair's are one subtraction away."""
+    """Resamples shared by every chunk of pairs, with their weight blocks when these fit in memory."""
 
     resamples: Resamples
     blocks: list[np.ndarray] | None
-    system_means: np.ndarray | None
-    system_exponents: np.ndarray | None
 
     @classmethod
-    def build(cls, kind: str, *, matrix: np.ndarray, n_resamples: int, seed: int) -> "_PrecomputedResamples":
-        resamples = Resamples.build(kind, n_queries=matrix.shape[1], n_resamples=n_resamples, seed=seed)
+    def build(cls, kind: str, *, n_queries: int, n_resamples: int, seed: int) -> "_PrecomputedResamples":
+        resamples = Resamples.build(kind, n_queries=n_queries, n_resamples=n_resamples, seed=seed)
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
-        blocks = [resamples.block(k) for k in range(len(resamples.starts()))] if small else None
-        means = exponents = None
-        if resamples.n_resamples * matrix.shape[0] <= _CACHE_ELEMENTS:
-            exponents = _exponents(matrix)
-            means = resamples.weighted_sums(np.ldexp(matrix, -exponents[:, None]), blocks)
-            means /= resamples.n_queries
-        return cls(resamples, blocks, means, exponents)
+        return cls(resamples, [resamples.block(k) for k in range(len(resamples.starts()))] if small else None)
 
-    def difference_means(
-        self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Resampled means of ``d`` (pairs x B), from the systems' when within ``_SHIFT_LIMIT``, and per pair a bound on
-        their rounding (n terms at scale ``2**shift``: up to ``4 n eps 2**shift``), which the identity resample, always
-        reaching the observed mean, must not miss by."""
-        out = np.empty((d.shape[0], self.resamples.n_resamples))
-        shift = np.zeros(d.shape[0], dtype=np.int64)
-        direct = np.ones(d.shape[0], dtype=bool)
-        if self.system_means is not None and self.system_exponents is not None:
-            shift_a = self.system_exponents[first] - exponent
-            shift_b = self.system_exponents[second] - exponent
-            direct = np.maximum(shift_a, shift_b) > _SHIFT_LIMIT
-            near = ~direct
-            a = np.ldexp(self.system_means[first[near]], shift_a[near, None])
-            b = np.ldexp(self.system_means[second[near]], shift_b[near, None])
-            out[near] = a - b
-            shift[near] = np.maximum(np.maximum(shift_a[near], shift_b[near]), 0)
-        if np.any(direct):
-            out[direct] = self.resamples.weighted_sums(d[direct], self.blocks) / self.resamples.n_queries
-        rounding = np.ldexp(4 * self.resamples.n_queries * np.finfo(np.float64).eps, shift)
-        return out, rounding
+    def means(self, values: np.ndarray) -> np.ndarray:
+        """The resampled means of each row of ``values`` (rows x B): a pair's come from its own differences alone."""
+        out = self.resamples.weighted_sums(values, self.blocks)
+        out /= self.resamples.n_queries
+        return out
 
 
 def _exponents(values: np.ndarray) -> np.ndarray:
@@ -404,14 +385,16 @@ def _test_chunk(
     d = np.ldexp(raw, -exponent[:, None])
     n = d.shape[1]
     mean = d.mean(axis=1)
-    # A mean that is the rounding residue of 0 is 0 for the resampling tests (module docstring).
-    tested_mean = np.where(np.abs(mean) <= TOLERANCE * np.abs(d).mean(axis=1), 0.0, mean)
-    constant = np.all(d == d[:, :1], axis=1)
+    zero_mean, constant = rounding_residues(d, mean)  # the rounding policy (module docstring)
+    tested_mean = np.where(zero_mean, 0.0, mean)
+    # The bootstrap (test and intervals) resamples the centred differences, 0 when constant, so that rounding can
+    # neither make a spread nor hide one under the mean's last bits.
+    w = np.where(constant[:, None], 0.0, d - mean[:, None])
     sd = np.where(constant, 0.0, d.std(axis=1, ddof=1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        effect = np.where(sd > 0, mean / sd, np.nan)
-    # Every d_q equal: no test has any doubt (p = 1 if they are all 0, else 0); resampling cannot vary them.
-    degenerate_p = np.where(mean == 0, 1.0, 0.0)
+        effect = np.where(constant, np.nan, mean / sd)
+    # Every d_q the same: the t and bootstrap tests have no doubt (p = 1 if they are all 0, else 0).
+    degenerate_p = np.where(tested_mean == 0, 1.0, 0.0)
     out = {
         "difference": np.ldexp(mean, exponent),
         "effect_size": effect,
@@ -431,8 +414,8 @@ def _test_chunk(
         out["pvalue"] = _wilcoxon(d)
     elif test == "permutation":
         assert flips is not None
-        null, rounding = flips.difference_means(first, second, d, exponent)
-        count = _count_exceeding(null, tested_mean, rounding)
+        null = flips.means(d)
+        count = _count_exceeding(null, tested_mean, mean_rounding(d))
         b = flips.resamples.n_resamples
         if flips.resamples.kind == "exact":
             out["pvalue"] = count / b
@@ -444,11 +427,7 @@ def _test_chunk(
         out["critical_difference"] = _at_kth_largest(magnitude, magnitude, k)
     else:  # bootstrap (Sakai 2006): studentised mean of the shifted differences w = d - mean
         assert boot is not None
-        w = d - mean[:, None]
-        w_mean = boot.difference_means(first, second, d, exponent)[0]
-        w_mean -= mean[:, None]
-        spread = boot.resamples.weighted_sums(w * w, boot.blocks)
-        spread /= n
+        w_mean, spread = np.split(boot.means(np.vstack([w, w * w])), 2)
         square = w_mean * w_mean
         spread -= square  # n/(n-1) times the resample's variance, i.e. (n-1) se*^2 ...
         np.maximum(spread, 0.0, out=spread)
@@ -463,14 +442,13 @@ def _test_chunk(
         out["pvalue"] = np.where(constant, degenerate_p, count / b)
         out["critical_difference"] = np.abs(_at_kth_largest(t_star, w_mean, math.ceil(b * alpha)))
         boot_means = w_mean
-        boot_means += mean[:, None]
     if interval == "t":
         ci = _mean_interval(d, 1, confidence)
-        out["ci_low"], out["ci_high"] = ci["ci_low"], ci["ci_high"]
+        out["ci_low"], out["ci_high"] = (np.where(constant, mean, ci[key]) for key in ("ci_low", "ci_high"))
     elif interval in ("percentile", "bca"):
         assert boot is not None
-        if boot_means is None:
-            boot_means = boot.difference_means(first, second, d, exponent)[0]
+        boot_means = boot.means(w) if boot_means is None else boot_means
+        boot_means += mean[:, None]
         out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence, interval=interval)
     with np.errstate(over="ignore"):  # an interval reaching past the largest float reaches infinity
         for key in ("ci_low", "ci_high", "critical_difference"):  # back to the scale of the values

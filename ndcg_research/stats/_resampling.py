@@ -38,6 +38,22 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def rounding_residues(values: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``values`` (rows x n) with its ``mean``: whether the mean is the rounding residue of 0, and whether
+    the values are all the same up to rounding (each within that residue of the mean), the residue being ``TOLERANCE``
+    times the row's mean ``|value|``. The paired tests' policy: 0.7 - 0.6 and 0.4 - 0.3 have the mean 5e-18, and
+    0.9 - 0.8 and 0.8 - 0.7 differ in their last bits, though each pair of differences is equal in decimal."""
+    residue = TOLERANCE * np.abs(values).mean(axis=1)
+    return np.abs(mean) <= residue, np.abs(values - mean[:, None]).max(axis=1) <= residue
+
+
+def mean_rounding(values: np.ndarray) -> np.ndarray:
+    """Per row of ``values`` (rows x n), a bound on the rounding of a resampled mean of it (n terms of weight at most
+    max ``|value|`` each in sum: up to ``4 n eps`` max ``|value|``), which a resampled mean equal to the observed one
+    in exact arithmetic (the identity resample, a permutation of it) must not miss it by."""
+    return 4 * values.shape[1] * np.finfo(np.float64).eps * np.abs(values).max(axis=1)
+
+
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
     """The generator of block ``block`` of stream ``stream``."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stream, block)))
