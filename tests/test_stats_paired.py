@@ -257,6 +257,28 @@ def test_bootstrap_intervals_equal_scipy_on_the_same_resamples(kind, scipy_metho
     np.testing.assert_allclose(means, ref.bootstrap_distribution, rtol=0, atol=1e-14)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_bca_counts_resampled_means_equal_in_exact_arithmetic_as_ties(seed):
+    # decimal data: a - b in tenths, so a resampled sum equals the observed one exactly when its integer sum does
+    # (3 or 4 resamples in 100 here); BCa's z0 counts those half (Efron & Tibshirani 1993, ch. 14), whichever
+    # way the float sums happen to round. By hand on integer tenths, the interval from numpy's quantiles.
+    rng = np.random.default_rng(seed)
+    n, b = 12, 4000
+    a, bb = np.round(rng.random(n), 1), np.round(rng.random(n), 1)
+    tenths = np.round((a - bb) * 10).astype(np.int64)
+    rows = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, n, size=(b, n))
+    sums = tenths[rows].sum(axis=1)
+    below = 2 * np.count_nonzero(sums < tenths.sum()) + np.count_nonzero(sums == tenths.sum())
+    z0 = stats.norm.ppf(below / (2 * b))
+    c = tenths - tenths.mean()
+    accel = (c**3).sum() / (6 * (c**2).sum() ** 1.5)
+    z = stats.norm.ppf([0.025, 0.975])
+    levels = stats.norm.cdf(z0 + (z0 + z) / (1 - accel * (z0 + z)))
+    expected = np.quantile(sums / (10 * n), levels)
+    r = paired_test(a, bb, interval="bca", n_resamples=b, seed=seed)
+    assert r.ci == pytest.approx(tuple(expected), rel=1e-12, abs=1e-15)
+
+
 def test_bootstrap_test_equals_a_direct_loop_over_the_same_resamples():
     rng = np.random.default_rng(21)
     x = nDCG_like(rng, 3, 25)

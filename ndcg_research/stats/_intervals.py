@@ -8,7 +8,7 @@ from scipy import special, stats
 
 from .._validation import check_array, check_int
 from ._inputs import check_level
-from ._resampling import rounding_residues
+from ._resampling import mean_rounding, rounding_residues
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -123,16 +123,18 @@ def bootstrap_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile or BCa interval (low, high) of the mean of each row of ``values`` (rows x queries) from its
     ``resampled_means`` (rows x B), as ``scipy.stats.bootstrap`` (Efron & Tibshirani 1993, ch. 14): ``z0`` counts ties
-    half, the jackknife acceleration of a mean in closed form; a row of values that are the same up to rounding
-    (``rounding_residues``) gets ``(mean, mean)``."""
+    half (a resampled mean within its rounding, ``mean_rounding``, of the observed one is a tie), the jackknife
+    acceleration of a mean in closed form; a row of values that are the same up to rounding (``rounding_residues``)
+    gets ``(mean, mean)``."""
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)
     constant = rounding_residues(values, mean)[1]
     q_low, q_high = np.asarray(alpha), np.asarray(1.0 - alpha)
     if interval == "bca":
-        column = mean[:, None]
-        below = np.count_nonzero(resampled_means < column, axis=1) + np.count_nonzero(resampled_means <= column, axis=1)
+        column, tie = mean[:, None], mean_rounding(values)[:, None]
+        below = np.count_nonzero(resampled_means < column - tie, axis=1)
+        below += np.count_nonzero(resampled_means <= column + tie, axis=1)
         z0 = special.ndtri(below / (2.0 * resampled_means.shape[1]))
         centred = values - column
         z_alpha = float(special.ndtri(alpha))
