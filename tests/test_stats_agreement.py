@@ -88,13 +88,49 @@ def test_swap_rates_equal_a_direct_count():
 
 
 def test_bad_sizes_are_named():
-    with pytest.raises(ValueError, match="size must be at most 1/2 of the 10 queries"):
-        swap_rates(np.zeros((2, 10)), [6])
+    with pytest.raises(
+        ValueError, match=r"sizes\[1\] must be at most half the 10 queries \(two disjoint subsets\), got 6"
+    ):
+        swap_rates(np.zeros((2, 10)), [2, 6])
+    with pytest.raises(ValueError, match=r"^sizes must be at most half the 10 queries \(two disjoint subsets\), got 6"):
+        swap_rates(np.zeros((2, 10)), 6)
+    with pytest.raises(
+        TypeError, match=r"sizes must be an integer >= 1 or a sequence of them \(ordered.*got set \{5\}"
+    ):
+        swap_rates(np.zeros((2, 10)), {5})
+    with pytest.raises(TypeError, match=r"sizes\[0\] must be an integer >= 1, got float 2.0"):
+        swap_rates(np.zeros((2, 10)), [2.0])
     with pytest.raises(ValueError, match="bins must be increasing"):
         swap_rates(np.zeros((2, 10)), [2], bins=[0.1, 0.05])
     # trials are resamples: at most 2^31 - 1, named (10^23 gave numpy's "Maximum allowed dimension exceeded")
     with pytest.raises(ValueError, match=r"trials must be an integer in \[1, 2147483647\], got 10{23}"):
         swap_rates(np.zeros((2, 10)), [2], trials=10**23)
+
+
+def test_sizes_may_be_any_sequence_and_give_rows_in_their_order():
+    x = np.random.default_rng(2).random((3, 12))
+    by_list = swap_rates(x, [3, 1, 2], trials=20)
+    assert by_list["size"].tolist() == [3, 1, 2]
+    for sizes in (range(3, 0, -1), (3, 2, 1), np.array([3, 2, 1])):
+        assert swap_rates(x, sizes, trials=20).equals(by_list.iloc[[0, 2, 1]].reset_index(drop=True))
+
+
+def test_a_difference_at_a_bin_edge_in_decimal_is_in_the_upper_bin():
+    # two systems whose per-query values differ by 0.02 exactly in decimal (0.05 - 0.03, 0.27 - 0.25, ...): every
+    # subset's mean difference is 0.02, which floats make 0.01999... on some subsets; all belong to the bin [0.02, .)
+    b = np.round(np.arange(0.03, 0.98, 0.04), 2)
+    x = np.vstack([np.round(b + 0.02, 2), b])
+    assert np.any(np.subtract(*x) < 0.02)  # the rounding the bins must allow for
+    table = swap_rates(x, [6], trials=30, bins=[0, 0.02, 0.05])
+    assert table.pairs.tolist() == [0, 30, 0] and table.swaps.tolist() == [0, 0, 0]
+
+
+def test_bins_that_would_leave_pairs_out_are_refused():
+    # bins from 0.05 dropped every pair whose difference was under it, silently
+    with pytest.raises(
+        ValueError, match=r"bins must be increasing edges from 0 \(every pair has a bin\), got \[0.05, 0.1\]"
+    ):
+        swap_rates(np.random.default_rng(0).random((3, 10)), [2], bins=[0.05, 0.1])
 
 
 def test_variance_components_by_hand():

@@ -1,6 +1,7 @@
 """How stable a ranking of systems is: rank correlations, swap rates over query subsets, variance components."""
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,19 +77,21 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     """Swap rate of pairs of systems between disjoint query subsets, by subset size and difference bin.
 
     Voorhees & Buckley (SIGIR 2002): pairs are binned by their absolute difference on the first subset; a swap is a pair
-    the second subset orders the other way (a difference within ``TIE_TOLERANCE`` of 0 is a tie, which never swaps).
+    the second subset orders the other way. Both decisions allow for rounding as ties do: a difference within
+    ``TIE_TOLERANCE`` of 0 is a tie, which never swaps, and one within it of a bin edge is at the edge (in the upper
+    bin: a mean difference of 0.02 in decimal is often 0.01999... in floats).
 
     Parameters
     ----------
     scores : 2-D array-like or mapping
         Systems x queries of one measure.
-    sizes : iterable of int
-        Query-subset sizes ``c`` (each at most half the queries).
+    sizes : int or sequence of int
+        Query-subset sizes ``c`` (each at most half the queries), one row of the table per size and bin, in this order.
     trials : int, default 100
         Subset pairs per size.
     bins : array-like, optional
-        Increasing edges of the bins of ``|difference on the first subset|``; the last bin is open to the right. Default
-        ``[0]``: one bin with every pair.
+        Increasing edges of the bins of ``|difference on the first subset|``, from 0 so that every pair has a bin; the
+        last bin is open to the right. Default ``[0]``: one bin with every pair.
     seed : int, default 0
         Entropy of the subsets; those of each size draw from their own stream, so they do not depend on the other sizes
         asked for.
@@ -112,26 +115,37 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     trials, seed = check_resamples(trials, "trials"), check_int(seed, "seed", low=0)
     bins = check_array(bins, "bins", ndim=1, min_size=1, low=0, none=True)
     matrix = check_scores(scores, "scores").values
-    if isinstance(sizes, (list, tuple, np.ndarray)) and np.ndim(sizes) == 1:
-        sizes = [check_int(size, f"sizes[{i}]", low=1) for i, size in enumerate(sizes)]
-    elif np.ndim(sizes) == 0 and not isinstance(sizes, (str, bytes)):
-        sizes = [check_int(sizes, "sizes", low=1)]
+    n_queries = matrix.shape[1]
+
+    def check_size(value: Any, name: str) -> int:
+        size = check_int(value, name, low=1)
+        if 2 * size > n_queries:
+            raise ValueError(f"{name} must be at most half the {n_queries} queries (two disjoint subsets), got {size}")
+        return size
+
+    if (isinstance(sizes, Sequence) and not isinstance(sizes, (str, bytes))) or np.ndim(sizes) == 1:
+        sizes = [check_size(size, f"sizes[{i}]") for i, size in enumerate(sizes)]
+    elif isinstance(sizes, (int, np.integer)):
+        sizes = [check_size(sizes, "sizes")]
     else:
-        raise TypeError(f"sizes must be an integer >= 1 or a sequence of them, got {type_and_value(sizes)}")
+        raise TypeError(
+            f"sizes must be an integer >= 1 or a sequence of them (ordered: the table's rows follow it), "
+            f"got {type_and_value(sizes)}"
+        )
     if not sizes:
         raise ValueError("sizes must hold at least 1 value, got []")
     edges = np.array([0.0]) if bins is None else bins
-    if np.any(np.diff(edges) <= 0):
-        raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
+    if edges[0] != 0 or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"bins must be increasing edges from 0 (every pair has a bin), got {edges.tolist()!r}")
     first, second = np.triu_indices(matrix.shape[0], k=1)
     tables = []
     for size in sizes:
         means = matrix[:, query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)].mean(axis=3)
         d1, d2 = (means[first] - means[second]).transpose(1, 0, 2)  # each pairs x trials
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
-        where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
-        counts = np.bincount(where[where >= 0], minlength=edges.size)
-        swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)
+        where = np.searchsorted(edges, np.abs(d1).ravel() + TIE_TOLERANCE, side="right") - 1
+        counts = np.bincount(where, minlength=edges.size)
+        swaps = np.bincount(where, weights=swapped, minlength=edges.size)
         rate = np.divide(swaps, counts, out=np.full(edges.size, np.nan), where=counts > 0)
         table = {"size": size, "bin_low": edges, "bin_high": np.append(edges[1:], np.inf), "pairs": counts}
         tables.append(pd.DataFrame({**table, "swaps": swaps.astype(np.int64), "swap_rate": rate}))
