@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -179,6 +180,21 @@ def test_a_constant_table_has_undefined_shares_and_stability():
         assert (v.system, v.topic, v.interaction) == (0.0, 0.0, 0.0)
         assert all(math.isnan(share) for share in v.shares().values())
         assert math.isnan(v.stability(10)) and np.isnan(v.stability([1, 10])).all()
+
+
+@pytest.mark.parametrize(
+    "topics, error, text",
+    [
+        ("a", TypeError, "topics must be an array of real numbers, got str 'a'"),
+        (0, ValueError, "topics must be finite and >= 1, got 0.0"),  # was a RuntimeWarning, then 0.0
+        (-5, ValueError, "topics must be finite and >= 1, got -5.0"),  # was -0.0
+        ([10, 0.5], ValueError, "topics must be finite and >= 1, got 0.5 at index 1"),
+    ],
+)
+def test_stability_checks_its_topics_as_topics_for_stability_checks_its_target(topics, error, text):
+    v = variance_components([[0.3, 0.5, 0.9], [0.1, 0.4, 0.7]])
+    with pytest.raises(error, match=re.escape(text)):
+        v.stability(topics)
 
 
 def test_a_small_real_effect_is_kept():

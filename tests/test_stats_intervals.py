@@ -147,6 +147,14 @@ def test_a_confidence_outside_0_1_is_refused_by_name(call, confidence):
         call(confidence)
 
 
+@pytest.mark.parametrize("axis, shape", [(5, (2,)), (-2, (2,)), (2, (2, 3))])
+def test_mean_interval_names_an_axis_the_values_do_not_have(axis, shape):
+    # was a bare IndexError from the shape lookup
+    high = len(shape) - 1
+    with pytest.raises(ValueError, match=rf"axis must be an integer in \[{-high - 1}, {high}\], got {axis}"):
+        iv.mean_interval(np.full(shape, 0.5), axis=axis)
+
+
 @pytest.mark.parametrize("values", [[0.5], [0.5, 0.7], [0.5, 0.7, 0.9], [[0.5, 0.1]], [[0.5, 0.1], [0.7, 0.3]]])
 def test_mean_interval_returns_float_arrays_of_the_reduced_shape_for_any_count(values):
     out = iv.mean_interval(values)

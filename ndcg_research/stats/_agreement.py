@@ -184,11 +184,13 @@ class VarianceComponents:
     def stability(self, topics: Any) -> np.ndarray | float:
         """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).
 
-        NaN when ``system`` and ``interaction`` are both 0 (every system has the same value on every topic: nothing
-        ranks them); 0 when only ``system`` is.
+        ``topics``: a number of topics or an array of them, each finite and >= 1 (the result has its shape). NaN when
+        ``system`` and ``interaction`` are both 0 (every system has the same value on every topic: nothing ranks them);
+        0 when only ``system`` is.
         """
+        topics = check_array(topics, "topics", low=1)
         with np.errstate(invalid="ignore"):  # 0 / 0 when system and interaction are both 0
-            value = self.system / (self.system + self.interaction / np.asarray(topics, dtype=np.float64))
+            value = self.system / (self.system + self.interaction / topics)
         return float(value) if value.ndim == 0 else value
 
     def topics_for_stability(self, target: float) -> float:

@@ -55,8 +55,9 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     >>> round(float(out["mean"]), 4), round(float(out["ci_high"] - out["mean"]), 4)   # t(0.975, 4) * 0.158 / sqrt(5)
     (0.7, 0.1963)
     """
-    axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
-    out = _mean_interval(check_array(values, "values"), axis, confidence)
+    values = check_array(values, "values")
+    axis = check_int(axis, "axis", low=-max(values.ndim, 1), high=max(values.ndim, 1) - 1)
+    out = _mean_interval(values, axis, check_level(confidence, "confidence"))
     return {key: np.asarray(value, dtype=np.float64) for key, value in out.items()}
 
 
