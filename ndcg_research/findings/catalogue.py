@@ -184,11 +184,9 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
     if len(set(keys)) != len(keys):
         raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
     for text in texts:
-        if set(text.thresholds) - set(thresholds):
-            raise ValueError(
-                f"finding {text.key!r} names thresholds no file defines: "
-                f"{sorted(set(text.thresholds) - set(thresholds))}"
-            )
+        undefined = sorted(set(text.thresholds) - set(thresholds))
+        if undefined:
+            raise ValueError(f"finding {text.key!r} names thresholds no file defines: {undefined}")
     return Catalogue(tuple(texts), thresholds, page_data, confirmatory, answers)
 
 

@@ -31,17 +31,14 @@ def thresholds_line(names: Sequence[str]) -> str:
     """The thresholds of a finding's rule by when they were fixed, from the files that define them."""
     parts, known = [], catalogue().thresholds
     for when, words in _FIXED_WORDS.items():
-        entries = [known[name] for name in names if known[name].fixed == when]
-        if entries:
-            parts.append(
-                f"{words}: "
-                + "; ".join(
-                    f"`{t.name}` = {', '.join(t.value) if isinstance(t.value, tuple) else f'{t.value:g}'}"
-                    + (f" ({t.fixed_note})" if when != "before the runs" else "")
-                    for t in entries
-                )
-                + "."
-            )
+        values = [
+            f"`{t.name}` = {', '.join(t.value) if isinstance(t.value, tuple) else f'{t.value:g}'}"
+            + (f" ({t.fixed_note})" if when != "before the runs" else "")
+            for t in (known[name] for name in names)
+            if t.fixed == when
+        ]
+        if values:
+            parts.append(f"{words}: {'; '.join(values)}.")
     return " ".join(parts) or "none (the rule compares measured numbers with each other or with 0)"
 
 
