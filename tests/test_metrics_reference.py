@@ -712,9 +712,41 @@ def test_custom_gains_see_floats_whatever_the_grade_dtype():
 
 def test_integer_scores_beyond_float_precision_are_refused():
     # 2^53 and 2^53 + 1 are distinct integers but the same float64: they would silently tie.
-    with pytest.raises(ValueError, match=r"y_score holds integers beyond 2\*\*53"):
+    with pytest.raises(ValueError, match=r"y_score holds 9007199254740993 \(position 2\), which float64 cannot hold"):
         nr.ndcg_from_scores([0, 1], np.array([2**53, 2**53 + 1]))
     assert nr.ndcg_from_scores([0, 1], np.array([2**52, 2**52 + 1])) == 1.0  # exact below 2^53
+
+
+def test_long_double_scores_that_float64_would_tie_are_refused():
+    # 1 + 2^-60 and 1 are distinct long doubles but one float64: the documents would tie. Ranked by the
+    # distinct scores, the relevant document comes second: nDCG 1 / log2(3) (scikit-learn's 0.6309).
+    scores = np.array([1 + np.longdouble(2) ** -60, 1], dtype=np.longdouble)
+    if scores[0] == scores[1]:
+        pytest.skip("long double is float64 on this platform")
+    with pytest.raises(ValueError, match=r"y_score holds 1\.00000000000000000\d* \(position 1\), which float64 cannot"):
+        nr.ndcg_from_scores([0, 1], scores)
+    # Long doubles that float64 holds are taken as the float64 values.
+    exact = np.array([0.5, 0.25], dtype=np.longdouble)
+    assert nr.ndcg_from_scores([0, 1], exact) == 1 / math.log2(3)
+
+
+@pytest.mark.parametrize(
+    ("call", "value"),
+    [
+        (lambda: nr.ndcg([2**60 + 1], ideal=[2**60]), 2**60 + 1),  # rounded, it would pass the containment check
+        (lambda: nr.ndcg([2**53, 2**53 + 1]), 2**53 + 1),  # rounded, the list would look ideal
+        (lambda: nr.idcg([[1], [3, 2**62 + 3]]), 2**62 + 3),
+        (lambda: nr.ndcg(np.array([1, 2**64 - 1], dtype=np.uint64)), 2**64 - 1),
+    ],
+)
+def test_integer_grades_beyond_float_precision_are_refused(call, value):
+    with pytest.raises(ValueError, match=rf"relevance(\[1\])? holds {value} \(position \d\), which float64 cannot"):
+        call()
+
+
+def test_large_integer_grades_that_float64_holds_are_exact():
+    assert nr.dcg([2**60, 0]) == 2.0**60  # a power of two: exact in float64
+    assert nr.ndcg([2**60], ideal=[2**60, 1]) == 2.0**60 / (2.0**60 + 1 / math.log2(3))
 
 
 def test_tiny_fractional_grades_are_not_counted_as_integers():
@@ -773,3 +805,4 @@ def test_dcg_from_scores_is_ndcg_from_scores_times_the_ideal_dcg(data, k, with_i
     assert got == parts.dcg
     if parts.idcg > 0:
         assert math.isclose(got, parts.ndcg * parts.idcg, rel_tol=1e-12, abs_tol=1e-15)
+

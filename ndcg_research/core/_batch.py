@@ -35,17 +35,33 @@ def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> n
         return array.astype(np.float64)
     if array.dtype.kind not in kinds:
         _refuse(array, name, kinds, f"dtype {array.dtype}")
+    _check_exact(array, name)
     if keep_integers and array.dtype.kind == "i":
         # Signed integer grades stay integers (exact, and no float copy of a large batch);
         # every sum with the float discounts comes out float64 all the same.
         return array.astype(np.int64, copy=False)
-    if array.dtype.kind in "iu" and max(abs(int(array.min())), abs(int(array.max()))) > 2**53:
-        # float64 holds every integer up to 2^53 exactly; beyond, distinct values could become ties.
-        raise ValueError(
-            f"{name} holds integers beyond 2**53 (e.g. {int(array.max())}), which float64 cannot represent "
-            f"exactly; rescale them (only their order matters for scores)"
-        )
     return array.astype(np.float64, copy=False)
+
+
+def _check_exact(array: np.ndarray, name: str) -> None:
+    """Refuse values that float64, in which everything is computed, would change (64-bit integers beyond 2^53,
+    long doubles): distinct values could become one, scores a tie and grades one grade."""
+    if array.dtype.itemsize <= 4 or array.dtype == np.float64:  # bool, small integers, float16/32: exact
+        return
+    if array.dtype.kind in "iu" and -(2**53) <= int(array.min()) and int(array.max()) <= 2**53:
+        return  # every integer up to 2^53 is a float64
+    flat = array.ravel()
+    with np.errstate(invalid="ignore", over="ignore"):  # a float64 beyond the integer type wraps: changed too
+        as_float = flat.astype(np.float64)
+        changed = (as_float.astype(array.dtype) != flat) & (flat == flat)  # (NaN is refused as not finite)
+    if changed.any():
+        i = int(np.argmax(changed))
+        query, column = divmod(i, array.shape[-1])
+        where = f"position {column + 1}" if array.ndim == 1 else f"query {query}, position {column + 1}"
+        raise ValueError(  # str: every digit of a long double (format() would show it as a float64)
+            f"{name} holds {flat[i]!s} ({where}), which float64 cannot hold (it would become {float(as_float[i])!r}): "
+            f"distinct values could become one; round or rescale {name} to float64 first"
+        )
 
 
 def _refuse(array: np.ndarray, name: str, kinds: str, found: str) -> None:
