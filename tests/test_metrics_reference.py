@@ -806,3 +806,15 @@ def test_dcg_from_scores_is_ndcg_from_scores_times_the_ideal_dcg(data, k, with_i
     if parts.idcg > 0:
         assert math.isclose(got, parts.ndcg * parts.idcg, rel_tol=1e-12, abs_tol=1e-15)
 
+
+def test_a_tied_groups_mean_gain_is_exact_when_the_gains_sum_past_float64():
+    # The group's mean, 1.25e308, is finite though its sum is not (it was clipped to the largest gain, 1.5e308).
+    assert nr.dcg_from_scores([1e308, 1.5e308], [1.0, 1.0], 1) == 1e308 / 2 + 1.5e308 / 2
+    mean = 0.9e308 / 2 + 1e308 / 2  # of two gains summing to 1.9e308, over two ranks
+    assert math.isclose(nr.dcg_from_scores([[0.9e308, 1e308, 0.0]], [[1.0, 1.0, 0.0]])[0], mean + mean / math.log2(3))
+    # exp2 gains 2^1023.5 - 1 and 2^1023 - 1 (sum 2.2e308) tied at rank 1: nDCG = mean / largest = (1 + 2^-0.5) / 2.
+    value = nr.ndcg_from_scores([1023.5, 1023, 0], [1.0, 1.0, 0.0], 1, gain="exp2")
+    assert math.isclose(value, (1 + 2**-0.5) / 2, rel_tol=1e-14)
+    # Cut inside a larger tied group (the straddling path): three gains near 1.8e308 share the first rank.
+    gains = [1.7e308, 1.6e308, 1.5e308, 0.0]
+    assert math.isclose(nr.dcg_from_scores(gains, [1.0, 1.0, 1.0, 0.0], 1), 1.6e308, rel_tol=1e-15)

@@ -10,11 +10,18 @@ TIES: tuple[str, ...] = ("average", "first", "pessimistic", "optimistic")
 
 
 def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values, within the run's range: equal
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of finite values, within the run's range: equal
     values keep their value exactly ((0.1 + 0.1 + 0.1) / 3 does not), so a perfect ranking keeps nDCG 1."""
     counts = np.diff(np.append(starts, values.size))
     low, high = np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts)
-    return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
+    with np.errstate(over="ignore"):
+        means = np.add.reduceat(values, starts) / counts
+    overflowed = np.isinf(means)
+    if overflowed.any():  # the sum overflowed, not the mean: sum again scaled by 2^-e <= 1 / count, then scale back
+        e = np.ceil(np.log2(counts)).astype(np.intp)
+        scaled = np.add.reduceat(np.ldexp(values, -np.repeat(e, counts)), starts) / counts
+        means = np.where(overflowed, np.ldexp(scaled, e), means)
+    return np.where(low == high, low, np.clip(means, low, high))
 
 
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
