@@ -338,14 +338,20 @@ def _increasing_after_4(r):
     "discount, match",
     [
         (
-            lambda r: 1 - r / 3,
-            r"discount <lambda> must be positive and finite over the ranks used \(1..3\), got D\(3\) = 0.0",
+            lambda r: 1 - r,
+            r"discount <lambda> must be finite and >= 0 over the ranks used \(1..3\), positive at rank 1, got D\(1\) = 0.0",
         ),
-        (lambda r: -r, r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = -1.0"),
-        (lambda r: 1 / (r - 1), r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = inf"),
+        (
+            lambda r: 1 / r - 0.4,
+            r"must be finite and >= 0 over the ranks used \(1..3\), positive at rank 1, got D\(3\) = -0.0666",
+        ),
+        (
+            lambda r: 1 / (r - 1),
+            r"must be finite and >= 0 over the ranks used \(1..3\), positive at rank 1, got D\(1\) = inf",
+        ),
         (
             lambda r: np.full(r.shape, np.nan),
-            r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = nan",
+            r"must be finite and >= 0 over the ranks used \(1..3\), positive at rank 1, got D\(1\) = nan",
         ),
         (lambda r: r, r"discount <lambda> must be non-increasing over the ranks used, got D\(1\) = 1.0 < D\(2\) = 2.0"),
         (
@@ -403,9 +409,7 @@ def test_wrong_gain_or_discount_types_raise(kwargs, error, match):
 
 
 def test_builtin_discount_rejects_ranks_below_one():
-    with pytest.raises(
-        ValueError, match=r"ranks must be finite and >= 1 \(ranks start at 1\), got minimum (np\.float64\()?0\.0"
-    ):
+    with pytest.raises(ValueError, match=r"ranks must be finite and >= 1, got 0\.0 at position 1"):
         nr.parse_discount("log2")([0, 1])
 
 
@@ -581,3 +585,62 @@ def test_mean_over_queries_with_nan_policy_end_to_end():
     with pytest.warns(nr.UndefinedNDCGWarning):
         values = nr.ndcg(BATCH)
     assert math.isclose(nr.mean_over_queries(values), 1 / 3, rel_tol=1e-15)
+
+
+def test_a_callable_discount_may_underflow_to_zero_as_the_builtin_geometric_does():
+    # p^(r - 1) with p = 1/2 is 0.0 in float64 from rank 1076 on; built in or as a callable, it is one policy.
+    grades = np.ones(1100)
+    expected = math.fsum(0.5**r for r in range(1100))  # the terms past rank 1075 are 0 in float64 too
+    for discount in ("geometric(p=0.5)", lambda r: 0.5 ** (r - 1)):
+        assert nr.dcg(grades, discount=discount) == pytest.approx(expected, rel=1e-15)
+        assert nr.ndcg(grades, discount=discount) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("function", "match"),
+    [
+        (lambda r: 1 / r + 1j * r, "must return real numbers in a plain array, got complex numbers"),
+        (lambda r: np.ma.masked_array(1 / r, mask=r > 1), "must return real numbers in a plain array, got a masked"),
+    ],
+)
+def test_callables_returning_complex_or_masked_arrays_are_refused(function, match):
+    with pytest.raises(TypeError, match=f"discount <lambda> {match}"):
+        nr.ndcg([3, 2, 1], discount=function)
+    with pytest.raises(TypeError, match=f"gain <lambda> {match}"):
+        nr.ndcg([3, 2, 1], gain=lambda g: function(g + 1) * g)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        # the ideal's DCG overflows (3 x 2^1023 over the ideal's ranks), not the list's
+        (lambda: nr.ndcg([1023, 0], ideal=[1023] * 3, gain="exp2"), ValueError, r"^ideal DCG of query 0 overflows"),
+        # no gain='linear' hint where the gain is linear
+        (
+            lambda: nr.cg([1e308, 1e308]),
+            ValueError,
+            r"DCG of query 0 overflows float64 \(its gains sum past 1.8e308\); use a smaller grade scale$",
+        ),
+        # a uint64 grade gets no hint about scores
+        (
+            lambda: nr.ndcg(np.array([1, 2**60 + 1], dtype=np.uint64)),
+            ValueError,
+            r"^relevance holds 1152921504606846977 \(position 2\), which float64 cannot hold \(it would become 1.152921504606847e\+18\): distinct values could become one; round or rescale relevance to float64 first$",
+        ),
+        (
+            lambda: nr.Discount("log2")([5, np.inf]),
+            ValueError,
+            r"^ranks must be finite and >= 1, got inf at position 2$",
+        ),
+        (
+            lambda: nr.Gain("linear")(["a"]),
+            TypeError,
+            r"^grades must be numeric \(bool, int or float\), got dtype <U1 in \['a'\]$",
+        ),
+        (lambda: nr.Gain("exp2")([-3]), ValueError, r"^grades must be finite and >= 0, got -3.0 at position 1$"),
+        (lambda: nr.ndcg([1, 0], judged=True), TypeError, r"^judged must be a 1-D list of booleans or a 2-D/ragged"),
+    ],
+)
+def test_messages_name_what_is_wrong(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -9,7 +9,10 @@ from typing import Any
 import numpy as np
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
-_LISTS = "a 1-D list of numbers or a 2-D/ragged collection of them"
+
+
+def _lists(kinds: str) -> str:
+    return f"a 1-D list of {'booleans' if kinds == 'b' else 'numbers'} or a 2-D/ragged collection of them"
 
 
 @dataclass(frozen=True)
@@ -56,12 +59,24 @@ def _check_exact(array: np.ndarray, name: str) -> None:
         changed = (as_float.astype(array.dtype) != flat) & (flat == flat)  # (NaN is refused as not finite)
     if changed.any():
         i = int(np.argmax(changed))
-        query, column = divmod(i, array.shape[-1])
-        where = f"position {column + 1}" if array.ndim == 1 else f"query {query}, position {column + 1}"
+        query, column = divmod(i, array.shape[-1]) if array.ndim == 2 else (0, i)
+        where = f"position {column + 1}" if array.ndim < 2 else f"query {query}, position {column + 1}"
         raise ValueError(  # str: every digit of a long double (format() would show it as a float64)
             f"{name} holds {flat[i]!s} ({where}), which float64 cannot hold (it would become {float(as_float[i])!r}): "
             f"distinct values could become one; round or rescale {name} to float64 first"
         )
+
+
+def checked_array(data: Any, name: str, *, low: float) -> np.ndarray:
+    """Numbers of any shape as float64, refused as the metric functions refuse their input: not numbers, not
+    exact in float64, not finite or below ``low`` (for calling a ``Gain`` or ``Discount`` directly)."""
+    array = np.asarray(_ordered(data, name))
+    values = _numeric(array, name, _NUMERIC_KINDS, keep_integers=False)
+    bad = ~(values >= low) | (values == np.inf)  # NaN too
+    if bad.any():
+        i = int(np.argmax(bad.ravel()))
+        raise ValueError(f"{name} must be finite and >= {low:g}, got {values.ravel()[i].item()!r} at position {i + 1}")
+    return values
 
 
 def _refuse(array: np.ndarray, name: str, kinds: str, found: str) -> None:
@@ -90,11 +105,12 @@ def _masked_error(name: str) -> TypeError:
     )
 
 
-def _ordered(data: Any, name: str, *, top: bool = False) -> Any:
+def _ordered(data: Any, name: str, *, top: str | None = None) -> Any:
     """``data`` as numpy reads it without loss: iterators listed; masked arrays, sets and mappings refused (and at
-    the ``top`` level strings, scalars and None); array subclasses as plain arrays."""
+    the ``top`` level, whose entries are of the ``top`` kinds, strings, scalars and None); array subclasses as plain
+    arrays."""
     if top and (isinstance(data, (str, bytes)) or np.isscalar(data) or data is None):
-        raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
+        raise TypeError(f"{name} must be {_lists(top)}, got {data!r}")
     if isinstance(data, np.ma.MaskedArray):
         raise _masked_error(name)
     if isinstance(data, Iterator):
@@ -117,7 +133,7 @@ def as_batch(
 ) -> Batch:
     """One ranked list (1-D) or many (2-D, or ragged) as a :class:`Batch` padded with ``fill``; values unchecked.
     Float64, or int64 for signed integers if ``keep_integers``; an empty list needs ``allow_empty``."""
-    data = _ordered(data, name, top=True)
+    data = _ordered(data, name, top=kinds)
     if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
         masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
         if masked:
@@ -128,7 +144,7 @@ def as_batch(
         array = None
     if array is not None and array.dtype.kind == "O":
         if array.ndim == 0:
-            raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
+            raise TypeError(f"{name} must be {_lists(kinds)}, got {data!r}")
         # Numbers held as objects (e.g. None).
         if array.ndim == 1 and all(np.ndim(row) == 0 and not isinstance(row, Iterator) for row in array):
             _refuse(array, name, kinds, "objects")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_bool, check_real
+from ._batch import checked_array
 from ._specs import format_call, parse_call
 
 _REQUIRED = object()
@@ -151,11 +152,12 @@ class Discount:
         return {"none": "constant", "zipf": "critical", "geometric": "summable"}.get(self.name, "slowly varying")
 
     def __call__(self, ranks: Any) -> np.ndarray:
-        """D at the given 1-based ranks, as float64."""
-        r = np.asarray(ranks, dtype=np.float64)
-        if r.size and not (np.all(np.isfinite(r)) and r.min() >= 1):
-            raise ValueError(f"ranks must be finite and >= 1 (ranks start at 1), got minimum {np.nanmin(r).item()!r}")
-        return _KINDS[self.name].function(r, **self.kwargs)
+        """D at the given 1-based ranks (numbers, finite, >= 1), as float64."""
+        return self.values(checked_array(ranks, "ranks", low=1))
+
+    def values(self, ranks: np.ndarray) -> np.ndarray:
+        """D at checked float64 ranks (unchecked: the kernels')."""
+        return _KINDS[self.name].function(ranks, **self.kwargs)
 
     def __str__(self) -> str:
         defaults = _KINDS[self.name].params

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_bool, check_real
+from ._batch import checked_array
 from ._specs import format_number, parse_call
 
 #: Names of the built-in gains.
@@ -53,7 +54,12 @@ class Gain:
         object.__setattr__(self, "table", pairs)
 
     def __call__(self, grades: Any) -> np.ndarray:
-        """Gains of the given grades, as float64 (may contain inf if exp2 overflows)."""
+        """Gains of the given grades (numbers, finite, >= 0, as the metric functions take them), as float64 (may
+        contain inf if exp2 overflows)."""
+        return self.values(checked_array(grades, "grades", low=0))
+
+    def values(self, grades: np.ndarray) -> np.ndarray:
+        """Gains of checked grades (unchecked: the kernels')."""
         # C-contiguous: numpy's vectorised exp2 and expm1 (contiguous arrays) and its scalar fallback (strided ones)
         # can differ in the last bit, and equal grades must get bit-equal gains wherever they sit.
         rel = np.ascontiguousarray(grades, dtype=np.float64)

@@ -45,7 +45,7 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
         if entry is None or entry[0].size < length:
             # Grow geometrically so that lists of slowly increasing length do not rebuild every call.
             size = max(length, 2 * (0 if entry is None else entry[0].size), 64)
-            vector = discount(np.arange(1, size + 1, dtype=np.float64))
+            vector = discount.values(np.arange(1, size + 1, dtype=np.float64))
             cumulative = np.concatenate(([0.0], np.cumsum(vector)))
             vector.flags.writeable = False
             cumulative.flags.writeable = False
@@ -70,6 +70,13 @@ def _call(
         raise ValueError(
             f"{role} {_label(function)} raised {type(error).__name__}: {error}, called on {called_on}"
         ) from error
+    # numpy would drop an imaginary part (with a warning only) and a mask (silently)
+    if isinstance(result, np.ma.MaskedArray) or np.iscomplexobj(result):
+        kind = "a masked array" if isinstance(result, np.ma.MaskedArray) else "complex numbers"
+        raise TypeError(
+            f"{role} {_label(function)} must return real numbers in a plain array, got {kind} when called on "
+            f"{called_on}"
+        )
     try:
         values = np.asarray(result, dtype=np.float64)
     except (TypeError, ValueError) as error:
@@ -88,11 +95,12 @@ def _call(
 def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     values = _call("discount", discount, np.arange(1, length + 1, dtype=np.float64), "ranks", f"the ranks 1..{length}")
     name = _label(discount)
-    bad = ~np.isfinite(values) | (values <= 0)
+    # D may reach 0 (underflow deep down, as geometric's does) but not start there: D(1) > 0.
+    bad = ~np.isfinite(values) | (values < 0) | (np.arange(length) == 0) & (values <= 0)
     if np.any(bad):
         rank = int(np.argmax(bad)) + 1
         raise ValueError(
-            f"discount {name} must be positive and finite over the ranks used (1..{length}), "
+            f"discount {name} must be finite and >= 0 over the ranks used (1..{length}), positive at rank 1, "
             f"got D({rank}) = {float(values[rank - 1])!r}"
         )
     rising = np.flatnonzero(np.diff(values) > 0)
@@ -125,9 +133,9 @@ def apply_gain(gain: GainFunction, grades: np.ndarray, *, name: str) -> np.ndarr
     if isinstance(gain, Gain):
         if gain.name == "linear":  # the identity: no copy, and it cannot overflow finite grades
             return grades
-        gains = gain(grades)
+        gains = gain.values(grades)
         top = float(grades.max())
-        if not np.isfinite(gain(np.array([top]))[0]):
+        if not np.isfinite(gain.values(np.array([top]))[0]):
             raise ValueError(
                 f"gain {str(gain)!r} overflows float64 for grade {top!r} in {name}; use a smaller grade scale or "
                 f"gain='linear'"
@@ -204,8 +212,7 @@ def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     if not np.all(np.isfinite(sums)):
         row = int(np.argmax(~np.isfinite(sums)))
         raise ValueError(
-            f"{what} of query {row} overflows float64 (its gains sum past 1.8e308); use a smaller grade scale "
-            f"or gain='linear'"
+            f"{what} of query {row} overflows float64 (its gains sum past 1.8e308); use a smaller grade scale"
         )
     return sums
 
