@@ -1,7 +1,8 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
-``import ndcg_research as nr`` loads numpy only: the metric functions (``nr.ndcg``, ...) come from the metric
-core, and what a user starts from that needs pandas or scipy is imported on first use (``lazy_loader``):
+``import ndcg_research as nr`` loads numpy and ``lazy_loader`` (pure Python) only: the metric functions
+(``nr.ndcg``, ...) come from the metric core, and what a user starts from that needs pandas or scipy is imported
+on first use (by ``lazy_loader``):
 ``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``, ``nr.CONVENTIONS`` (from
 ``ndcg_research.evaluation``), ``nr.paired_test``, ``nr.compare_systems``, ``nr.discriminative_power`` (from
 ``ndcg_research.stats``), ``nr.ir_measure`` (for ir_measures and PyTerrier) and ``nr.advise`` (which setting

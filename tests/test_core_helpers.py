@@ -160,3 +160,21 @@ def test_argument_checks_return_plain_python_values():
     assert validation.check_bool(np.True_, "strict") is True
     array = validation.check_array([0.5, 1], "a", ndim=1, min_size=2, unit="queries")
     assert array.dtype == np.float64 and array.tolist() == [0.5, 1.0]
+
+
+def test_the_import_loads_what_the_docs_say():
+    # The docs say `import ndcg_research` loads numpy and lazy_loader only (of the third-party packages).
+    import subprocess
+    import sys
+
+    import ndcg_research
+
+    code = (
+        "import sys; before = set(sys.modules); import ndcg_research; "
+        "print(sorted({m.split('.')[0] for m in set(sys.modules) - before}))"
+    )
+    loaded = eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    third_party = {m for m in loaded if m not in sys.stdlib_module_names and not m.startswith("_")} - {"ndcg_research"}
+    assert third_party == {"numpy", "lazy_loader"}
+    assert "loads numpy and ``lazy_loader``" in (ndcg_research.__doc__ or "")
+    assert "lazy_loader" in (ndcg_research.core.__doc__ or "")

@@ -1,4 +1,5 @@
-"""The metric core (imports only numpy): gains, discounts, ordering with ties, kernels and the metric functions.
+"""The metric core (its modules import only numpy and ``.._validation``; the parent package, loaded first, also
+loads the pure-Python ``lazy_loader``): gains, discounts, ordering with ties, kernels and the metric functions.
 Private modules, bottom up: ``_specs``, ``_gains``, ``_discounts``, ``_batch`` (input to padded batches),
 ``_ranking`` (order by score with ties), ``_kernels`` (vectorised DCG and ideal DCG, unchecked, also for the
 studies' fast paths) and ``_metrics`` (the public functions, which check everything)."""

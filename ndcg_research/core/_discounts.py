@@ -1,6 +1,7 @@
 """Rank discounts D(r), the multiplier of the gain at rank r = 1, 2, ...: the built-ins (``parse_discount``
 lists them) are ``Discount`` values with a canonical spec string; any other callable on ranks is checked
-where the metric functions call it (positive, finite, non-increasing on the ranks used)."""
+where the metric functions call it (finite, >= 0 and non-increasing on the ranks used, D(1) > 0: like the built-in
+geometric, it may underflow to 0 deep down)."""
 
 import functools
 import math

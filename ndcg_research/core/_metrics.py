@@ -203,7 +203,8 @@ _PARAMETERS = {
     D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
     "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
     "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
-    or a positive non-increasing callable on ranks.""",
+    or a non-increasing callable on ranks, finite, >= 0 and D(1) > 0 (it may underflow to 0
+    deep down, as geometric does).""",
     "k_ndcg": """k : int or None, default None
     Cut-off for both the list and the ideal. None cuts nothing (the ideal
     then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
