@@ -196,7 +196,7 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
 
 
-def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None) -> np.ndarray:
+def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None, what: str = "DCG") -> np.ndarray:
     """DCG of each row of gains (rank order, padding 0) cut at k (None: every rank), refusing an overflow; every
     DCG, ranked or ideal, is summed here on C-contiguous float64 gains, so equal rows give bit-equal sums."""
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
@@ -205,7 +205,7 @@ def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None) -> 
     with np.errstate(over="ignore", invalid="ignore"):
         # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
         sums = np.array([gains[0] @ discounts]) if gains.shape[0] == 1 else gains @ discounts
-    return _finite_sums(sums, "DCG")
+    return _finite_sums(sums, what)
 
 
 def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
@@ -268,7 +268,7 @@ def ideal_dcg(
         ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
     elif ranks is not None and ranks > width:
         ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
-    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None)
+    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None, "ideal DCG")
 
 
 _U = 2.0**-53  # unit roundoff of float64
