@@ -184,8 +184,8 @@ def _parts(
 _PARAMETERS = {
     "relevance": """relevance : array-like
     Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a 2-D array /
-    sequence of 1-D lists (ragged allowed), one per query. Iterators are read whole;
-    masked arrays and sets are refused.""",
+    sequence of 1-D lists (ragged allowed, padded to the longest), one per query. Iterators
+    are read whole; masked arrays and sets are refused.""",
     "ideal": """ideal : array-like, optional
     All known grades of each query, retrieved or not, in any order (same nesting as the
     list). It must contain every retrieved grade above 0, as many times as it is
