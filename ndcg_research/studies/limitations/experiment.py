@@ -109,12 +109,7 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
 
 
 def evaluate_runs(
-    grades: Any,
-    scores: Any,
-    judged: Any,
-    *,
-    k: int | None = 10,
-    run_length: int = 100,
+    grades: Any, scores: Any, judged: Any, *, k: int | None = 10, run_length: int = 100
 ) -> dict[str, np.ndarray]:
     """nDCG of every system's run (its top ``run_length``) with all grades known (``"true"``), with unjudged documents
     as non-relevant (``"unjudged = 0"``) and removed (``"condensed"``, trec_eval ``-J``), the last two with the ideal
