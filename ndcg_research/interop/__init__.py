@@ -63,7 +63,9 @@ def ir_measure(
     >>> round(ir_measures.calc_aggregate([m], qrels, run)[m], 4)
     0.5213
 
-    With trec_eval's rules (the default) it agrees with ir_measures' own nDCG (pytrec_eval):
+    With trec_eval's rules (the default) it agrees with ir_measures' own nDCG (pytrec_eval), except where two
+    scores are equal in float32, which pytrec_eval keeps them as (a tie there); ``convention="pytrec_eval"``
+    agrees there too:
 
     >>> ours, theirs = nr.ir_measure("ndcg@10"), ir_measures.nDCG @ 10
     >>> values = ir_measures.calc_aggregate([ours, theirs], qrels, run)
@@ -117,12 +119,19 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
             items.append(inner[begin : token.start()])
             begin = token.end()
     items.append(inner[begin:])
+    if len(items) > 1 and not all(item.strip() for item in items):
+        raise ValueError(f"spec {spec!r} has an empty option between its commas")
     kept, extra = [], {}
     for item in items:
-        key, sep, value = item.partition("=")
-        if sep and key.strip() in _EXTRA_OPTIONS:
-            extra[key.strip()] = value.strip().strip("'\"")
-        else:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or key not in _EXTRA_OPTIONS:
             kept.append(item)
+            continue
+        if key in extra:
+            raise ValueError(f"{key} is given twice in spec {spec!r}; give it once")
+        quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "'\""
+        extra[key] = value[1:-1] if quoted else value
+        if "'" in extra[key] or '"' in extra[key]:
+            raise ValueError(f"{key}={value} in spec {spec!r} opens a quote it does not close")
     rest = text[:start] + (f"({','.join(kept)})" if any(k.strip() for k in kept) else "")
     return rest, extra

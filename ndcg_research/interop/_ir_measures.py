@@ -25,6 +25,8 @@ from ..evaluation import CONVENTIONS, Measure, NoJudgedQuery, evaluate, get_conv
 #: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
 TIES: tuple[str, ...] = ("docno", "input", "average")
 _DEFAULT_CONVENTION = "trec_eval"
+#: The evaluator's notes that are not warned of (by a phrase of each): see NDCG.runtime_impl.
+_OWN_RULES = ("no ranking (", "no judgments in ", "ideal DCG 0 (", "undefined (NaN)")
 
 
 class _MeanOfDefined(MeanAgg):
@@ -106,13 +108,19 @@ class NDCG(ir_measures.Measure):
             result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
         except NoJudgedQuery:
             return  # no judged query answered: ir_measures gives each its DEFAULT
+        # ir_measures has no place for notes: each is a warning, but those it has rules for (queries the run does not
+        # answer or the qrels do not judge, an ideal DCG of 0 scored 0) and those on undefined queries (said below)
+        for note in result.notes:
+            if not any(kind in note for kind in _OWN_RULES):
+                warnings.warn(note, stacklevel=2)
         undefined = result.queries[0][np.isnan(result.values[0][0])]
-        if undefined.size:  # ir_measures has no place for notes: these would leave the mean without a word
+        if undefined.size:
             warnings.warn(
                 f"{undefined.size} {'query is' if undefined.size == 1 else 'queries are'} undefined under the "
                 f"{result.convention.name} convention ({', '.join(map(repr, undefined[:10]))}"
-                f"{' ...' if undefined.size > 10 else ''}); left out of the mean (ndcg_research.evaluate(...).notes "
-                f"say why)",
+                f"{' ...' if undefined.size > 10 else ''}): NaN, which ir_measures' mean leaves out (a tool that "
+                f"averages itself, as PyTerrier's Experiment, gets a NaN mean; ndcg_research.evaluate(...).notes say "
+                f"why)",
                 stacklevel=2,
             )
         # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
