@@ -477,3 +477,41 @@ def test_the_fits_query_count_for_the_swap_target_is_said_as_its_crossing(curve,
     stability = next(reason for reason in reasons if reason.startswith("stability"))
     assert stability.endswith(said.format(fit="the exponential fit of the swap curve reaches 5.0% at about")), stability
     assert "would bring" not in stability
+
+
+# ---------------------------------------------------------------- resamples too few for alpha
+
+
+@pytest.mark.parametrize(("alpha", "refused", "enough"), [(0.05, 19, 20), (0.0001, 9999, 10000), (0.3, 2, 3)])
+def test_resamples_too_few_for_any_p_value_below_alpha_are_refused(alpha, refused, enough):
+    # A pair's p-value is (count + 1) / (B + 1), significant when below alpha: with B = 19 the smallest is exactly
+    # 1/20 = 0.05, never below 0.05. Every candidate's power was 0 and the advice blamed the queries or the systems.
+    assert 1 / (refused + 1) >= alpha > 1 / (enough + 1)  # the boundary, by hand
+    qrels, runs = collection(0, systems=3, queries=8, docs=10)
+    with pytest.raises(ValueError) as raised:
+        advise(qrels, runs, **{**SMALL, "alpha": alpha, "n_resamples": refused})
+    message = str(raised.value)
+    assert message.startswith(f"n_resamples = {refused} is too few for alpha = {alpha:g}: ")
+    assert f"1/({refused} + 1) = {1 / (refused + 1):.4g}" in message and message.endswith(
+        f"n_resamples {enough} or more"
+    )
+
+
+def test_the_fewest_resamples_accepted_can_tell_runs_apart():
+    # 20 resamples at alpha 0.05: runs far apart on every query are significant at p = 1/21 (the refusal is tight).
+    qrels, runs = collection(5, systems=3, queries=30, skills=[0.0, 3.0, 6.0])
+    advice = advise(qrels, runs, **{**SMALL, "n_resamples": 20})
+    assert (advice.table["pairs_significant"] > 0).all()
+
+
+def test_the_command_refuses_too_few_resamples_before_the_work(capsys):
+    # "missing-qrels" is never read: the options are refused first.
+    status, out, err = run_command(["missing-qrels", "r1", "r2", "--resamples", "15"], capsys)
+    assert status == 1 and out == "" and len(err.splitlines()) == 1
+    assert "--resamples 15 is too few for --alpha 0.05: " in err and err.rstrip().endswith(
+        "give --resamples 20 or more"
+    )
+    status, out, err = run_command(["missing-qrels", "r1", "r2", "--alpha", "0.0001"], capsys)
+    assert (
+        status == 1 and "--resamples 1000 is too few for --alpha 0.0001" in err and "--resamples 10000 or more" in err
+    )

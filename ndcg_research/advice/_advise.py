@@ -169,11 +169,13 @@ def advise(
     complete : bool, optional
         A judged query missing from a run scores 0 (True) or is left out (False); default the convention's.
     alpha : float, default 0.05
-        Significance level of the discriminative power.
+        Significance level of the discriminative power: a pair is significant when its p-value is below ``alpha``.
     target_swap_rate : float, default 0.05
         The swap rate whose query count is estimated.
     n_resamples : int, default 1000
-        Resamples of the randomised Tukey HSD test.
+        Resamples of the randomised Tukey HSD test. Its smallest p-value is 1 / (n_resamples + 1), which must be below
+        ``alpha`` (at least 20 resamples for 0.05, 10,000 for 0.0001): fewer are refused, as no pair could be
+        significant.
     swap_trials : int, default 200
         Pairs of disjoint query subsets per size of the swap curve.
     seed : int, default 0
@@ -188,7 +190,8 @@ def advise(
     ------
     InputError, TypeError, ValueError
         The evaluator's errors on the qrels and runs, and bad arguments, named. ValueError also when no candidate can
-        tell the runs apart (copies of one run, or no relevant document).
+        tell the runs apart (copies of one run, or no relevant document), and when ``n_resamples`` is too few for any
+        p-value to fall below ``alpha``.
 
     Examples
     --------
@@ -216,6 +219,9 @@ def advise(
         "convention": check_instance(convention, "convention", str, what="a convention name"),
     }
     alpha, n_resamples, seed = settings["alpha"], settings["n_resamples"], settings["seed"]
+    too_few = too_few_resamples(alpha, n_resamples)
+    if too_few:
+        raise ValueError(too_few)
     measures = [c["measure"] for c in candidates]
     data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
@@ -298,6 +304,21 @@ def advise(
         n_queries=n_queries,
         notes=tuple(notes),
         settings=settings,
+    )
+
+
+def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = ("alpha", "n_resamples")) -> str:
+    """Why no p-value of ``n_resamples`` resamples can fall below ``alpha`` (the message of :func:`advise` and of its
+    command, whose ``names`` are its options); empty if one can."""
+    smallest = measure.smallest_pvalue(n_resamples)
+    if smallest < alpha:
+        return ""
+    (alpha_name, n_name), sep = names, " " if names[1].startswith("--") else " = "
+    return (
+        f"{n_name}{sep}{n_resamples} is too few for {alpha_name}{sep}{alpha:g}: a pair of runs is significant when its "
+        f"p-value is below alpha (p < alpha), and the smallest p-value {n_resamples} resamples can give is "
+        f"1/({n_resamples} + 1) = {smallest:.4g}, so no candidate could tell any pair apart; give {n_name} "
+        f"{measure.resamples_for(alpha)} or more"
     )
 
 

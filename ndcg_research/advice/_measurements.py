@@ -23,6 +23,20 @@ def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> t
     return significant / result.pvalues.size, significant
 
 
+def smallest_pvalue(n_resamples: int) -> float:
+    """The smallest p-value the randomised Tukey HSD test gives with ``n_resamples`` (Monte Carlo, the observed
+    statistic counted among the resamples): ``(0 + 1) / (n_resamples + 1)``."""
+    return 1 / (n_resamples + 1)
+
+
+def resamples_for(alpha: float) -> int:
+    """The fewest resamples whose smallest p-value is below ``alpha``: a pair is significant when p < alpha."""
+    n = max(math.floor(1 / alpha) - 2, 1)  # too few: 1 / (n + 1) > alpha; counted up in the test's own arithmetic
+    while not smallest_pvalue(n) < alpha:
+        n += 1
+    return n
+
+
 def dependability(matrix: np.ndarray) -> tuple[float, float, float]:
     """``(phi, erho2, queries_for_phi)`` of generalizability theory (Brennan 2001; Kanoulas & Aslam 2009) over the
     matrix's queries; queries_for_phi is the D-study's count for :data:`PHI_TARGET` (infinite when the systems' own

@@ -64,7 +64,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``advise`` command; return the exit status."""
     from ..evaluation import InputError
     from . import advise
+    from ._advise import too_few_resamples
 
+    too_few = too_few_resamples(args.alpha, args.resamples, ("--alpha", "--resamples"))
+    if too_few:  # before the work, whose every candidate would tell no pair apart
+        return fail("advise", too_few)
     if args.figure:  # before the work, which a missing library or an unknown format would throw away
         if importlib.util.find_spec("matplotlib") is None:
             return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")
