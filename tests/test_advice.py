@@ -120,8 +120,10 @@ def test_power_counts_the_pairs_of_clearly_separated_groups():
     rng = np.random.default_rng(5)
     topic = rng.normal(0.5, 0.1, 40)
     rows = [topic + level + rng.normal(0, 0.002, 40) for level in (0.0, 0.0, 0.2, 0.2, 0.4, 0.4)]
-    share, count = _measurements.power(np.array(rows), alpha=0.05, n_resamples=500, seed=0)
-    assert (share, count) == (12 / 15, 12)
+    tested = _measurements.power(np.array(rows), alpha=0.05, n_resamples=500, seed=0)
+    assert (tested.power, int(np.count_nonzero(tested.significant))) == (12 / 15, 12)
+    across = np.array([i // 2 != j // 2 for i, j in zip(tested.first, tested.second, strict=True)])
+    assert np.array_equal(tested.significant, across)
 
 
 def test_swap_rates_of_ordered_and_exchangeable_systems():
@@ -515,3 +517,191 @@ def test_the_command_refuses_too_few_resamples_before_the_work(capsys):
     assert (
         status == 1 and "--resamples 1000 is too few for --alpha 0.0001" in err and "--resamples 10000 or more" in err
     )
+
+
+# ---------------------------------------------------------------- orders against log2
+
+
+def reversing_collection(queries: int = 8):
+    """Two runs and graded-1 judgments in which log2@3 and zipf@3 order the runs oppositely on every query: A ranks a
+    relevant document first, B two of them at ranks 2 and 3. DCG@3 of A is 1 under both; of B 1/log2(3) + 1/2 =
+    1.131 under log2 but 1/2 + 1/3 = 0.833 under zipf. (Unretrieved relevant documents vary the ideal by query.)"""
+    qrels, a, b = {}, {}, {}
+    for i in range(queries):
+        q = f"q{i}"
+        qrels[q] = {"r1": 1, "r2": 1, "r3": 1, "n1": 0, "n2": 0, "n3": 0, **{f"x{j}": 1 for j in range(i % 3)}}
+        a[q] = {"r1": 10, "n1": 9, "n2": 8, "n3": 7, "r2": 6, "r3": 5}
+        b[q] = {"n1": 10, "r1": 9, "r2": 8, "n2": 7, "n3": 6, "r3": 5}
+    return qrels, {"A": a, "B": b}
+
+
+def test_a_discount_that_reverses_log2s_order_is_said_to_reverse_it():
+    # It read "the other discounts order the systems like log2 at Kendall tau -1.00 to -1.00".
+    qrels, runs = reversing_collection()
+    log2, zipf = (evaluate(qrels, runs, f"ndcg@3(discount={d})").mean_values[:, 0] for d in ("log2", "zipf"))
+    assert log2[1] > log2[0] and zipf[0] > zipf[1]  # B wins under log2, A under zipf (the reference)
+    options = dict(discounts=["log2", "zipf"], cutoffs=[3], gains=["linear"], n_resamples=500, swap_trials=20)
+    advice = advise(qrels, runs, **options)
+    text = str(advice)
+    assert advice.recommended == "ndcg@3(gain=linear,discount=log2)"  # both tell the pair apart, log2's Phi is 1
+    assert "zipf and log2 give opposite orders, one the other reversed (Kendall tau = -1.00)" in text
+    assert "zipf and log2 tell apart a pair of systems (A and B) in opposite directions" in text
+    assert "the choice of discount changes which system wins" in text and "like log2" not in text
+
+
+def test_a_recommended_discount_that_reverses_log2_says_so():
+    # On q5 A ranks two relevant documents first and wins under log2 too: log2 no longer tells the pair apart, zipf
+    # does and is recommended. It said "the two order the systems alike at Kendall tau = -1.00".
+    qrels, runs = reversing_collection(6)
+    qrels = {q: {d: g for d, g in judged.items() if not d.startswith("x")} for q, judged in qrels.items()}
+    runs["A"]["q5"] = {"r1": 10, "r2": 9, "n1": 8, "n2": 7, "n3": 6, "r3": 5}
+    options = dict(discounts=["log2", "zipf"], cutoffs=[3], gains=["linear"], n_resamples=500, swap_trials=20)
+    advice = advise(qrels, runs, **options)
+    assert advice.recommended == "ndcg@3(gain=linear,discount=zipf)"
+    against = next(r for r in advice.reasons if r.startswith("against log2"))
+    assert "the two give the systems opposite orders, one the other reversed (Kendall tau = -1.00)" in against
+    assert "alike" not in against
+
+
+@pytest.mark.parametrize(
+    ("tau", "said"),
+    [
+        (1.0, "the same order"),
+        (0.6, "orders that agree on more pairs than they disagree on"),
+        (0.0, "orders that agree on as many pairs as they disagree on"),
+        (-1 / 3, "orders that disagree on more pairs than they agree on"),
+        (-1.0, "opposite orders, one the other reversed"),
+    ],
+)
+def test_orders_are_worded_by_the_sign_of_tau(tau, said):
+    # Kendall's tau is (concordant - discordant) / pairs without ties: its sign says which are more.
+    assert _advise._orders(tau) == f"{said} (Kendall tau = {tau:.2f})"
+
+
+# ---------------------------------------------------------------- p-values near alpha
+
+
+class PValues:
+    """What ``_deciding`` reads of a candidate's Tukey HSD test: its pairs' p-values and which are significant."""
+
+    def __init__(self, pvalues, alpha=0.05):
+        self.pvalues = np.array(pvalues)
+        self.significant = self.pvalues < alpha
+
+
+def test_the_candidates_on_which_the_choice_turns_by_p_values_near_alpha():
+    # Three systems, three pairs; the margin (0.05) is less than one pair (1/3), so only the highest power is
+    # shortlisted. log2 tells apart 2 pairs, one at p = 0.046, within 2 sqrt(0.05 * 0.95 / 1000) = 0.0138 of alpha;
+    # zipf 1 pair, with a higher Phi. Were 0.046 above alpha, both would tell apart 1 pair and zipf would win; so the
+    # choice of log2 turns on that p-value: log2 (its own) and zipf (by log2's p-value) are named.
+    table = rule_table(
+        [{"discount": "log2", "power": 2 / 3, "phi": 0.90}, {"discount": "zipf", "power": 1 / 3, "phi": 0.95}]
+    )
+    settings = {"alpha": 0.05, "n_resamples": 1000}
+    eligible, shortlisted = np.array([True, True]), np.array([True, False])
+    near = [PValues([0.001, 0.046, 0.5]), PValues([0.001, 0.2, 0.6])]
+    assert _advise._deciding(table, near, eligible, shortlisted, 0, settings) == [("m0", [0.046]), ("m1", [])]
+    clear = [PValues([0.001, 0.02, 0.5]), PValues([0.001, 0.2, 0.6])]  # 0.02 is 0.03 from alpha: clear
+    assert _advise._deciding(table, clear, eligible, shortlisted, 0, settings) == []
+    # zipf less dependable: were it shortlisted, log2 would still be chosen; only log2's own place is in doubt
+    table.loc[1, "phi"] = 0.85
+    assert _advise._deciding(table, near, eligible, shortlisted, 0, settings) == [("m0", [0.046])]
+
+
+@pytest.mark.parametrize("collection_seed", [5, 11])
+def test_a_recommendation_that_another_seed_changes_is_said_to_turn_on_near_p_values(collection_seed):
+    # On five systems and 16 queries the seeds 0-4 do not all recommend the same setting: each that differs from the
+    # most frequent choice warns that it turns on p-values near alpha. (It said "no candidate tells apart more" and
+    # "the only candidate as discriminative as the best" flatly.)
+    qrels, runs = collection(collection_seed, systems=5, queries=16, docs=20)
+    options = {**SMALL, "n_resamples": 300, "swap_trials": 10}
+    advices = [advise(qrels, runs, seed=seed, **options) for seed in range(5)]
+    chosen = [a.recommended for a in advices]
+    usual = max(set(chosen), key=chosen.count)
+    assert len(set(chosen)) > 1
+    for advice in advices:
+        if advice.recommended != usual:
+            assert any(
+                r.startswith("caution: the choice turns on p-values within the resampling error")
+                for r in advice.reasons
+            )
+    assert all("the counts come from 300 random resamples" in a.reasons[0] for a in advices)
+
+
+# ---------------------------------------------------------------- the choice at the recommended setting's cut-off
+
+
+def test_the_choice_at_the_recommended_cut_off_is_explained_where_it_differs():
+    # All candidates: the best power is log2@10's 0.5, so the margin keeps 0.45 and up: log2 (whole ranking, Phi 0.90)
+    # is chosen over log2@10 (Phi 0.80). The whole ranking alone: its best power is 0.45, the margin keeps 0.40 and
+    # up, and zipf's Phi 0.95 wins. The line for the whole ranking named zipf without a word on the recommended log2.
+    rows = [
+        {"discount": "log2", "cutoff": "none", "power": 0.45, "phi": 0.90},
+        {"discount": "log2", "cutoff": "10", "power": 0.50, "phi": 0.80},
+        {"discount": "zipf", "cutoff": "none", "power": 0.40, "phi": 0.95},
+        {"discount": "zipf", "cutoff": "10", "power": 0.30, "phi": 0.70},
+    ]
+    table = rule_table(rows).assign(measure=["log2 whole", "log2 @10", "zipf whole", "zipf @10"])
+    chosen, shortlisted = _advise._choose(table)
+    at_none = table["cutoff"] == "none"
+    assert chosen == 0 and _advise._choose(table[at_none])[0] == 2  # by hand, above
+    table = table.assign(shortlisted=shortlisted, recommended=table.index == chosen)
+    by_cutoff = {"none": "zipf whole", "10": "log2 @10"}
+    advice = _advise.Advice("log2 whole", table, pd.DataFrame(), (), by_cutoff, ("a", "b", "c"), 10)
+    line = next(line for line in advice.text().splitlines() if line.startswith("  whole ranking: "))
+    assert line.startswith("  whole ranking: zipf whole (not the recommended setting, though at its cut-off: ")
+    assert "this cut-off's highest power, 45.0%, not from 50.0% (log2 @10)" in line
+
+
+# ---------------------------------------------------------------- the swap fit's query count
+
+
+def swap_reason(curve, pairs_significant, n_pairs=3):
+    sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
+    queries = _measurements.queries_for_swap_rate(sizes, rates, 0.05)[0]
+    row = pd.Series(
+        {"queries_for_swap_target": queries, "swap_rate": rates[-1], "pairs_significant": pairs_significant}
+    )
+    return _advise._stability(row, curve, 0.05, n_pairs)
+
+
+def test_an_extrapolated_swap_count_with_pairs_not_told_apart_is_read_as_optimistic():
+    # A curve at 0.5, 0.54, 0.48, 0.48, 0.34 on 1-5 queries (two runs that nearly tie: the rate of a coin flip) was
+    # fitted as reaching 5% at 29 queries and said so without a word, while Phi asked for 21,152 queries.
+    flat = [(1, 0.5), (2, 0.54), (3, 0.48), (4, 0.48), (5, 0.34)]
+    said = swap_reason(flat, 0, n_pairs=1)
+    assert "(extrapolated); read that count as optimistic: the one pair is not told apart" in said
+    falling = [(2, 0.4), (4, 0.25), (6, 0.16)]  # extrapolated too, but every pair told apart: no caveat
+    assert "(extrapolated)" in swap_reason(falling, 3) and "optimistic" not in swap_reason(falling, 3)
+    assert "2 of the 3 pairs are not told apart" in swap_reason(falling, 1)
+    inside = [(2, 0.4), (4, 0.04), (6, 0.01)]  # interpolated: the data cover the count
+    assert "(interpolated)" in swap_reason(inside, 1) and "optimistic" not in swap_reason(inside, 1)
+
+
+def test_runs_that_nearly_tie_get_the_caveat_end_to_end():
+    # The same ten first documents in both runs, the rest shuffled: the runs tie at @10 and nearly over the whole
+    # ranking; the fit of the whole ranking's swap curve is extrapolated far beyond the five queries measured.
+    rng = np.random.default_rng(1)
+    qrels = {f"q{i}": {f"d{j}": int(rng.integers(0, 3)) for j in range(30)} for i in range(10)}
+    base = {q: {f"d{j}": 100 - j for j in range(30)} for q in qrels}
+    other = {}
+    for q in qrels:
+        docs = [f"d{j}" for j in range(30)]
+        tail = docs[10:]
+        rng.shuffle(tail)
+        other[q] = {d: 100 - r for r, d in enumerate(docs[:10] + tail)}
+    options = dict(cutoffs=[10, None], discounts=["log2", "zipf"], gains=["linear"], n_resamples=500, swap_trials=50)
+    advice = advise(qrels, {"base": base, "other": other}, **options)
+    row = advice.table.loc[advice.table["recommended"]].iloc[0]
+    assert row["queries_for_swap_target"] > advice.swap_curves["size"].max() and row["pairs_significant"] == 0
+    assert "read that count as optimistic: the one pair is not told apart" in str(advice)
+
+
+def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target():
+    # 30% at one query, 1% from two on: the fit crosses 5% below one query. It said "already with 1 query it is 30.0%,
+    # about the target of 5.0%".
+    said = swap_reason([(1, 0.3)] + [(size, 0.01) for size in range(2, 9)], 3)
+    assert "reaches 5.0% before the smallest size measured, where the rate is still 30.0%" in said
+    assert said.endswith("measured, it is first at or below the target with 2 queries.")
+    assert "about the target" not in said and "already with" not in said
+    assert "already with 1 query it is 2.0%, below the target of 5.0%." in swap_reason([(1, 0.02), (2, 0.01)], 3)

@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
-from ..stats import TIE_TOLERANCE, run_matrices
+from ..stats import TIE_TOLERANCE, DiscriminativePower, run_matrices
 from . import _measurements as measure
 
 if TYPE_CHECKING:
@@ -69,7 +69,10 @@ class Advice:
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
         The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
-        candidate the runs tie on every query is left out (a note says so).
+        candidate the runs tie on every query is left out (a note says so). At the recommended setting's cut-off it
+        can differ from ``recommended``: there the margin counts from that cut-off's highest power, which can be lower
+        than the highest of all, and so shortlist candidates that the rule over all cut-offs leaves out (the text says
+        so).
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -105,6 +108,14 @@ class Advice:
         lines = [head, "", f"Recommended: {self.recommended}", f"  {described}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
         others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
+        if self.by_cutoff.get(row["cutoff"], self.recommended) != self.recommended:
+            top, at = self.table.loc[self.table["power"].idxmax()], self.table["cutoff"] == row["cutoff"]
+            line = f"  {_at(row['cutoff'])}: "
+            others[[o.startswith(line) for o in others].index(True)] += (
+                f" (not the recommended setting, though at its cut-off: the margin counts from this cut-off's highest "
+                f"power, {_percent(self.table.loc[at, 'power'].max())}, not from {_percent(top['power'])} "
+                f"({top['measure']}), so it shortlists more candidates)"
+            )
         if others:
             rule = "the same rule among that cut-off's candidates"
             lines += ["", f"If a cut-off is fixed by what your users see, {rule}:"]
@@ -152,6 +163,15 @@ def advise(
     A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
     apart on nothing: it is measured but never recommended, and a note names it.
 
+    The reasons say no more than the evidence. They warn when the choice turns on p-values within the resampling error
+    of ``alpha``, two standard errors ``2 sqrt(alpha (1 - alpha) / n_resamples)``: a candidate whose place on the
+    shortlist would change with every such p-value on the other side of ``alpha`` (the highest power taken at its most
+    and least), and whose moving alone onto or off the shortlist would change the choice. They read the swap fit's
+    query count as optimistic where it is extrapolated beyond the largest size measured while some pair of runs is not
+    told apart: nearly equal runs keep swapping at every size, so the curve flattens on a log scale where the fitted
+    line keeps falling. They say when a discount reverses log2's order of the runs, or tells a pair apart in the
+    opposite direction: there the discount changes which run wins.
+
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
@@ -179,7 +199,8 @@ def advise(
     swap_trials : int, default 200
         Pairs of disjoint query subsets per size of the swap curve.
     seed : int, default 0
-        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate.
+        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate. The same seed and the same
+        runs in the same order give the same result; the runs in another order are other draws.
 
     Returns
     -------
@@ -262,9 +283,10 @@ def advise(
         )
 
     sizes = measure.swap_sizes(n_queries)
-    curves = []
+    curves, tests = [], []
     for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
-        c["power"], c["pairs_significant"] = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        tests.append(measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed))
+        c["power"], c["pairs_significant"] = tests[-1].power, int(np.count_nonzero(tests[-1].significant))
         c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
         curves.append(measure.swap_curve(matrix, sizes, trials=settings["swap_trials"], seed=seed))
         c["swap_rate"] = float(curves[-1][-1])
@@ -279,6 +301,7 @@ def advise(
     log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
     table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
     chosen, shortlisted = _choose(table, ~alike)
+    deciding = _deciding(table, tests, ~alike, shortlisted, chosen, settings)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
     by_cutoff = {}
@@ -292,7 +315,17 @@ def advise(
                 f"the same value on every query: no recommendation for it"
             )
     curve = list(zip(sizes.tolist(), curves[chosen].tolist(), strict=True))
-    reasons = _reasons(table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings)
+    opposed = [_opposed(tests[i], tests[j], data.systems) for i, j in enumerate(log2)]
+    reasons = _reasons(
+        table,
+        chosen,
+        curve,
+        n_queries=n_queries,
+        n_systems=len(data.systems),
+        settings=settings,
+        opposed=opposed,
+        deciding=deciding,
+    )
     swap_curves = {"measure": np.repeat(measures, sizes.size), "size": np.tile(sizes, len(measures))}
     return Advice(
         recommended=str(table.loc[chosen, "measure"]),
@@ -358,14 +391,59 @@ def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
     """The rule of :func:`advise` among the ``eligible`` rows (default all): the chosen row, the shortlisted rows."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
-    top = table["power"][eligible].max()
-    shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
+    shortlisted = _shortlist(table["power"].to_numpy(), eligible)
+    return _pick(table, shortlisted), shortlisted
+
+
+def _shortlist(power: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    """The rule's step 1: the eligible candidates whose power is within ``POWER_MARGIN`` of the highest."""
+    return eligible & (power >= power[eligible].max() - POWER_MARGIN - 1e-12)
+
+
+def _pick(table: "pd.DataFrame", shortlisted: np.ndarray) -> Any:
+    """The rule's steps 2 and 3: the shortlisted row with the highest Phi, or log2 with its gain and cut-off."""
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
     same = short[_log2_of(short, table.loc[best])]
     if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
         best = same.index[0]
-    return best, shortlisted
+    return best
+
+
+def _deciding(
+    table: "pd.DataFrame",
+    tests: list[DiscriminativePower],
+    eligible: np.ndarray,
+    shortlisted: np.ndarray,
+    chosen: Any,
+    settings: dict[str, Any],
+) -> list[tuple[str, list[float]]]:
+    """The candidates on which the choice turns by p-values within the resampling error of alpha, each with those
+    p-values. A candidate's place on the shortlist is in doubt when its power with every such pair counted the other
+    way (as not significant if it is, as significant if not) would put it on the other side of the margin, the highest
+    power also taken at its most and least; it decides when moving it alone onto or off the shortlist changes the
+    chosen row."""
+    alpha = settings["alpha"]
+    error = measure.resampling_error(alpha, settings["n_resamples"])
+    near = [np.abs(t.pvalues - alpha) <= error for t in tests]
+    low = np.array([np.mean(t.significant & ~n) for t, n in zip(tests, near, strict=True)])
+    high = np.array([np.mean(t.significant | n) for t, n in zip(tests, near, strict=True)])
+    floor = low[eligible].max() - POWER_MARGIN - 1e-12  # the least the margin's edge can be ...
+    ceiling = high[eligible].max() - POWER_MARGIN - 1e-12  # ... and the most
+    doubtful = eligible & np.where(shortlisted, low < ceiling, high >= floor)
+    out = []
+    for i in np.flatnonzero(doubtful):
+        moved = shortlisted.copy()
+        moved[i] = not moved[i]
+        if not moved.any() or _pick(table, moved) != chosen:
+            out.append((str(table["measure"].iloc[i]), sorted(tests[i].pvalues[near[i]].tolist())))
+    return out
+
+
+def _opposed(test: DiscriminativePower, reference: DiscriminativePower, systems: Sequence[str]) -> list[str]:
+    """The pairs of systems both tests tell apart, but in opposite directions ("a and b")."""
+    both = test.significant & reference.significant & (np.sign(test.differences) * np.sign(reference.differences) < 0)
+    return [f"{systems[i]} and {systems[j]}" for i, j in zip(test.first[both], test.second[both], strict=True)]
 
 
 def _percent(share: float) -> str:
@@ -380,11 +458,15 @@ def _reasons(
     n_queries: int,
     n_systems: int,
     settings: dict[str, Any],
+    opposed: Sequence[list[str]] | None = None,
+    deciding: Sequence[tuple[str, list[float]]] = (),
 ) -> list[str]:
+    """The recommendation's reasons. ``opposed``: each row's pairs of systems it and its log2 tell apart in opposite
+    directions; ``deciding``: the candidates on which the choice turns by p-values near alpha (see ``_deciding``)."""
     row = table.loc[chosen]
+    opposed = opposed if opposed is not None else [[] for _ in range(len(table))]
     n_pairs = n_systems * (n_systems - 1) // 2
     alpha, target = settings["alpha"], settings["target_swap_rate"]
-    largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
@@ -396,8 +478,8 @@ def _reasons(
         else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
     )
     reasons = [
-        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
-        f"{settings['n_resamples']} resamples); {best}"
+        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD; the counts come from "
+        f"{settings['n_resamples']} random resamples); {best}"
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
@@ -412,54 +494,43 @@ def _reasons(
             f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
         )
     )
-    queries = row["queries_for_swap_target"]
-    if math.isinf(queries):
-        how_many = "the swap curve does not fall, so no query count is estimated"
-    elif queries <= curve[0][0]:
-        how_many = (
-            f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, "
-            f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}"
-        )
-    else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
-        how = "interpolated" if queries <= largest else "extrapolated"
-        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
-        how_many = (
-            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
-            f"{_plural(math.ceil(queries), 'query')} ({how})"
-        )
-    reasons.append(
-        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
-        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
-    )
+    reasons.append(_stability(row, curve, target, n_pairs))
     if row["discount"] != REFERENCE:
         ref = table[_log2_of(table, row)].iloc[0]
         tau = row["tau_log2"]
         alike = (
-            f"the two order the systems alike at Kendall tau = {tau:.2f}."
+            f"the two give the systems {_orders(tau)}"
             if math.isfinite(tau)
-            else "Kendall tau between their orders is undefined: the systems' means tie under one of the two."
+            else "Kendall tau between their orders is undefined: the systems' means tie under one of the two"
         )
         reasons.append(
             f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
             f"Phi = {_value(ref['phi'], 3)}; {alike}"
+            + (f"; the two {_opposite(opposed[chosen])}." if opposed[chosen] else ".")
         )
     else:
-        taus = table.loc[_same_setting(table, row) & (table["discount"] != REFERENCE), "tau_log2"]
-        if len(taus):
-            defined = taus.dropna()
-            order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
-            if len(defined):
-                order = "the other discounts order the systems like log2 at Kendall tau "
-                order += f"{defined.min():.2f} to {defined.max():.2f}"
-            if 0 < len(defined) < len(taus):
-                order += (
-                    f", except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
-                    f"systems' means tie, where tau is undefined"
-                )
+        others = table[_same_setting(table, row) & (table["discount"] != REFERENCE)]
+        if len(others):
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
-                f"{PHI_MARGIN:g} of the highest Phi among those; {order} (same gain and cut-off)."
+                f"{PHI_MARGIN:g} of the highest Phi among those; {_against_log2(others, opposed)} (same gain and "
+                f"cut-off)."
             )
+    if deciding:
+        error = measure.resampling_error(alpha, settings["n_resamples"])
+        shown = "; ".join(
+            f"{spec}: p = {', '.join(f'{p:.3f}' for p in pvalues)}"
+            if pvalues
+            else f"{spec}, by the most discriminative candidates' p-values"
+            for spec, pvalues in list(deciding)[:3]
+        )
+        more = f" and {len(deciding) - 3} more" if len(deciding) > 3 else ""
+        reasons.append(
+            f"caution: the choice turns on p-values within the resampling error of alpha (within {error:.3f} of "
+            f"{alpha:g}: two standard errors with {settings['n_resamples']} resamples); they decide whether a "
+            f"candidate is as discriminative as the best ({shown}{more}): another seed, or the runs in another order, "
+            f"may change the recommendation, and more resamples narrow the error."
+        )
     if n_systems < 3:
         reasons.append(
             "caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
@@ -488,6 +559,92 @@ def _reasons(
             )
         )
     return reasons
+
+
+def _stability(row: Any, curve: list[tuple[int, float]], target: float, n_pairs: int) -> str:
+    """The reason on the swap rate. The fit's query count gets the guide's caveat where it extrapolates beyond the
+    sizes measured while some pair of systems is not told apart: such nearly equal systems keep swapping at every
+    size, so the curve flattens on a log scale and the straight line carried beyond the data falls faster than it."""
+    (first, first_rate), largest = curve[0], curve[-1][0]
+    queries = row["queries_for_swap_target"]
+    if math.isinf(queries):
+        how_many = "the swap curve does not fall, so no query count is estimated"
+    elif queries <= first and first_rate <= target:
+        how_many = f"already with {_plural(first, 'query')} it is {_percent(first_rate)}, "
+        how_many += f"below the target of {_percent(target)}"
+    elif queries <= first:  # the fit crosses before the first size, whose measured rate is still above the target
+        reached = [size for size, rate in curve if rate <= target]
+        how_many = (
+            f"the exponential fit of the swap curve reaches {_percent(target)} before the smallest size measured, "
+            f"where the rate is still {_percent(first_rate)}; "
+            + (
+                f"measured, it is first at or below the target with {_plural(reached[0], 'query')}"
+                if reached
+                else "no measured size comes down to the target, so no query count is estimated"
+            )
+        )
+    else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
+        how = "interpolated" if queries <= largest else "extrapolated"
+        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
+        how_many = (
+            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
+            f"{_plural(math.ceil(queries), 'query')} ({how})"
+        )
+        apart = n_pairs - int(row["pairs_significant"])
+        if queries > largest and apart:
+            which = "the one pair is" if n_pairs == 1 else f"{apart} of the {n_pairs} pairs are"
+            how_many += (
+                f"; read that count as optimistic: {which} not told apart, and systems that nearly tie keep swapping "
+                f"at every size, so the curve flattens where the fitted line keeps falling"
+            )
+    return (
+        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
+        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
+    )
+
+
+def _orders(tau: float) -> str:
+    """Two orders of the systems compared by Kendall's tau, in words: tau's sign is that of the pairs of systems in the
+    same order less the pairs reversed."""
+    if tau >= 1 - 1e-9:
+        words = "the same order"
+    elif tau <= -1 + 1e-9:
+        words = "opposite orders, one the other reversed"
+    elif tau > 0:
+        words = "orders that agree on more pairs than they disagree on"
+    elif tau < 0:
+        words = "orders that disagree on more pairs than they agree on"
+    else:
+        words = "orders that agree on as many pairs as they disagree on"
+    return f"{words} (Kendall tau = {tau:.2f})"
+
+
+def _opposite(pairs: list[str]) -> str:
+    """What it means that two discounts tell ``pairs`` of systems apart in opposite directions."""
+    shown = "; ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+    which = "a pair of systems" if len(pairs) == 1 else f"{len(pairs)} pairs of systems"
+    return f"tell apart {which} ({shown}) in opposite directions: the choice of discount changes which system wins"
+
+
+def _against_log2(others: "pd.DataFrame", opposed: Sequence[list[str]]) -> str:
+    """How the other discounts (same gain and cut-off) order the systems against log2, in words."""
+    taus = others["tau_log2"]
+    if taus.isna().all():
+        return "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
+    agree = others[taus > 0]
+    said = []
+    if len(agree):
+        low, high = f"{agree['tau_log2'].min():.2f}", f"{agree['tau_log2'].max():.2f}"
+        who = "the other discounts" if len(agree) == len(others) else ", ".join(agree["discount"])
+        said.append(f"{who} order the systems like log2 at Kendall tau {low}" + ("" if low == high else f" to {high}"))
+    said += [f"{d} and log2 give {_orders(tau)}" for d, tau in zip(others["discount"], taus, strict=True) if tau <= 0]
+    said += [f"{other['discount']} and log2 {_opposite(opposed[i])}" for i, other in others.iterrows() if opposed[i]]
+    if taus.isna().any():
+        said.append(
+            f"{_plural(int(taus.isna().sum()), 'discount')} under which (or under log2) the systems' means tie, where "
+            f"tau is undefined"
+        )
+    return "; ".join(said)
 
 
 def _at(cutoff: str) -> str:
