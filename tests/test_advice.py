@@ -12,6 +12,7 @@ import importlib.util
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -298,14 +299,14 @@ def test_command(tmp_path, capsys):
         [qrels_file, *files, "--resamples", "200", "--trials", "20", "--format", "csv"], capsys
     )
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
-    # Every float exactly as the JSON (Python's repr) has it, which writes a value that is not finite as null: the
-    # CSV rounded to 10 significant digits.
+    # Every float exactly as the JSON (Python's repr) has it, an infinite count as "Infinity" and an undefined value
+    # as null: the CSV rounded to 10 significant digits.
     table = pd.read_csv(io.StringIO(out))
-    exact = pd.DataFrame(parsed["candidates"])
+    exact = pd.DataFrame(parsed["candidates"]).replace("Infinity", math.inf).infer_objects()
     floats = [c for c in exact.columns if exact[c].dtype.kind == "f"]
+    assert {"phi", "queries_for_phi", "queries_for_swap_target", "tau_log2"} <= set(floats)
     for column in floats:
         written = np.array(table[column], dtype=float)
-        written[~np.isfinite(written)] = np.nan
         assert np.array_equal(written, exact[column].to_numpy(float), equal_nan=True), column
     status, out, err = run_command([qrels_file, files[0], str(tmp_path / "missing.txt")], capsys)
     assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err
@@ -705,3 +706,68 @@ def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target
     assert said.endswith("measured, it is first at or below the target with 2 queries.")
     assert "about the target" not in said and "already with" not in said
     assert "already with 1 query it is 2.0%, below the target of 5.0%." in swap_reason([(1, 0.02), (2, 0.01)], 3)
+
+
+# ---------------------------------------------------------------- arguments in the user's terms, outputs distinct
+
+
+def test_a_spec_of_log2s_function_is_log2_and_two_specs_of_one_function_are_refused():
+    # log(base=2) is ln 2 / ln(r + 1) = 1 / log2(r + 1): it was refused as "discounts must include 'log2' ... got
+    # ['log']", a spec the user never typed. zipf and power(beta=1) are both 1/r: two candidates of one measure.
+    ranks = np.arange(1.0, 50.0)
+    assert np.allclose(math.log(2) / np.log1p(ranks), 1 / np.log2(ranks + 1), rtol=1e-14)
+    qrels, runs = collection(0, systems=3, queries=8, docs=10)
+    options = {**SMALL, "cutoffs": [None], "gains": ["linear"]}
+    given = advise(qrels, runs, **{**options, "discounts": ["log(base=2)", "zipf"]})
+    named = advise(qrels, runs, **{**options, "discounts": ["log2", "zipf"]})
+    pd.testing.assert_frame_equal(given.table, named.table)
+    for discounts, twice in ((["log2", "zipf", "power(beta=1)"], "'zipf' and 'power(beta=1)'"),
+                             (["log2", "log(base=2)"], "'log2' and 'log(base=2)'")):  # fmt: skip
+        with pytest.raises(
+            ValueError, match=re.escape(f"discounts has one discount twice: {twice} are the same function")
+        ):
+            advise(qrels, runs, **{**options, "discounts": discounts})
+    with pytest.raises(ValueError, match=r"discounts must include 'log2' .*; got \['zipf', 'power\(beta=0.5\)'\]"):
+        advise(qrels, runs, **{**options, "discounts": ["zipf", "power(beta=0.5)"]})
+
+
+def test_one_shared_query_is_refused_in_advises_terms():
+    # It said "paired tests need at least 2", a test advise's caller never asked for.
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"a": 1}}
+    runs = {"x": {"q1": {"a": 2, "b": 1}}, "y": {"q1": {"a": 1, "b": 2}}}
+    with pytest.raises(ValueError) as raised:
+        advise(qrels, runs, complete=False, **SMALL)
+    message = str(raised.value)
+    assert message.startswith(
+        "the runs share only 1 evaluated query; advise needs at least 2 queries every run answered"
+    )
+    assert "paired tests" not in message
+
+
+def test_json_tells_an_infinite_count_from_an_undefined_value():
+    # Under @5 the two runs tie on every query: no number of queries reaches Phi = 0.8 (infinite) and the swap target
+    # of a candidate that orders no pair is undefined. Both were null.
+    qrels, runs = collection(8, systems=2, queries=20, docs=12)
+    first = runs["s0"].assign(score=np.tile(np.arange(12, 0, -1.0), 20))
+    second = first.assign(score=np.tile(np.r_[np.arange(12, 7, -1.0), np.arange(1, 8.0)], 20))
+    advice = advise(qrels, {"s0": first, "s1": second}, **SMALL)
+    row = json.loads(advice_cli._json(advice))["candidates"][advice.table.index[advice.table["cutoff"] == "5"][0]]
+    assert row["queries_for_phi"] == "Infinity" and float(row["queries_for_phi"]) == math.inf
+    assert row["queries_for_swap_target"] is None and row["erho2"] is None
+
+
+def test_a_figure_in_a_missing_folder_is_refused_before_the_work(tmp_path, capsys):
+    target = tmp_path / "missing" / "advice.png"
+    status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(target)], capsys)
+    assert status == 1 and out == "" and f"there is no folder {str(target.parent)!r} to write it in" in err
+
+
+def test_every_candidate_has_its_own_colour_shape_and_fill_in_the_figure():
+    # Cut-offs other than none, 10, 20 and 100 shared one marker, and the gains after the first were all hollow.
+    qrels, runs = collection(2, systems=3, queries=12, docs=30)
+    gains = ["linear", "exp2", "mapping({0: 0, 1: 1, 2: 3, 3: 9})"]
+    options = {**SMALL, "cutoffs": [None, 5, 10, 20, 100, 50], "gains": gains, "n_resamples": 50, "swap_trials": 5}
+    advice = advise(qrels, runs, **options)
+    points = [line for line in advice.figure().axes[0].get_lines() if len(line.get_xdata()) == 1]
+    styles = {(line.get_color(), line.get_marker(), line.get_fillstyle()) for line in points}
+    assert len(points) == len(advice.table) == len(styles) == 2 * 6 * 3

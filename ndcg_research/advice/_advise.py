@@ -122,8 +122,18 @@ class Advice:
         return "\n".join(lines + others)
 
     def figure(self) -> "Figure":
-        """One figure: every candidate's discriminative power and dependability (left), and the swap
-        curves of the recommended setting and of log2 with the same gain and cut-off (right)."""
+        """One figure: every candidate's discriminative power and dependability (left; colour: discount, shape:
+        cut-off, fill: gain), and the swap curves of every discount at the recommended gain and cut-off, the
+        recommended one bold with its exponential fit (right).
+
+        Examples
+        --------
+        >>> import ndcg_research as nr
+        >>> advice = nr.advise("examples/qrels.txt", ["examples/run_a.txt", "examples/run_b.txt"],
+        ...                    discounts=["log2", "zipf"], cutoffs=[None], gains=["linear"])
+        >>> [line.get_label() for line in advice.figure().axes[1].get_lines()][:2]
+        ['log2', 'zipf (recommended)']
+        """
         from ._figure import advice_figure
 
         return advice_figure(self)
@@ -179,7 +189,8 @@ def advise(
     runs : sequence of runs or mapping of name to run
         At least two runs, as ``ndcg_research.evaluate`` reads them.
     discounts : sequence of str, default ``DISCOUNTS``
-        Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
+        Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference (a spec of the same
+        function, ``"log(base=2)"``, is log2). Two specs of one function (``"zipf"``, ``"power(beta=1)"``) are refused.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
         Cut-offs; None is the whole ranking.
     gains : sequence of str, default ("linear", "exp2")
@@ -244,7 +255,13 @@ def advise(
     if too_few:
         raise ValueError(too_few)
     measures = [c["measure"] for c in candidates]
-    data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
+    try:
+        data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
+    except ValueError as error:  # run_matrices's "the runs share ...; paired tests need at least 2", in advise's terms
+        if not str(error).startswith("the runs share "):
+            raise
+        shared = str(error).removeprefix("the runs share ").partition(";")[0]
+        raise ValueError(_too_few_queries(shared)) from error
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
@@ -258,7 +275,7 @@ def advise(
     n_queries = stacked.shape[2]
     if n_queries < 2:
         shared = "no query" if n_queries == 0 else f"only {_plural(n_queries, 'query')}"
-        raise ValueError(f"the runs share {shared} with a defined nDCG; advise needs at least 2")
+        raise ValueError(_too_few_queries(f"{shared} with a defined nDCG"))
     # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell the runs
     # apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
@@ -362,22 +379,50 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
             raise TypeError(f"{name} must be a non-empty sequence, got {value!r}")
         if not value:
             raise ValueError(f"{name} must be a non-empty sequence, got an empty {type(value).__name__}")
-    discount_specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
+    discount_specs = _discount_specs(discounts)
     gain_specs = [str(parse_gain(g, builtin_only=True)) for g in gains]
     ks = [check_int(k, "cutoffs", low=1, none=True) for k in cutoffs]
-    for name, values in (("discounts", discount_specs), ("cutoffs", ks), ("gains", gain_specs)):
+    for name, given, values in (("cutoffs", cutoffs, ks), ("gains", gains, gain_specs)):
         if len(set(values)) != len(values):
-            raise ValueError(f"{name} has a value twice: {values!r}")
-    if REFERENCE not in discount_specs:
-        raise ValueError(
-            f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
-            f"got {discount_specs!r}"
-        )
+            raise ValueError(f"{name} has a value twice: {list(given)!r}")
     out = []
     for d, k, g in itertools.product(discount_specs, ks, gain_specs):
         (parsed,) = parse_measures("ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})")
         out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g})
     return out
+
+
+def _too_few_queries(shared: str) -> str:
+    return (
+        f"the runs share {shared}; advise needs at least 2 queries every run answered, to compare the runs on two "
+        f"disjoint sets of queries (the swap rate) and against the queries' own variation (Phi)"
+    )
+
+
+def _discount_specs(discounts: Sequence[Any]) -> list[str]:
+    """Each discount's canonical spec, one that is log2's function named ``REFERENCE`` (``log(base=2)`` is log2);
+    refused if two are one function (``zipf`` and ``power(beta=1)``) or none is log2. Functions are compared by their
+    values on the ranks 1 to 10,000: the built-in families are analytic in the rank and their parameters, so two that
+    agree there to 1e-12 are one function for any ranking a collection holds."""
+    ranks = np.arange(1.0, 10_001.0)
+    parsed = [parse_discount(d, builtin_only=True) for d in discounts]
+    values = [np.asarray(d(ranks)) for d in parsed]
+    for (i, a), (j, b) in itertools.combinations(enumerate(values), 2):
+        if np.allclose(a, b, rtol=1e-12, atol=0):
+            raise ValueError(
+                f"discounts has one discount twice: {discounts[i]!r} and {discounts[j]!r} are the same function of "
+                f"the rank"
+            )
+    log2 = parse_discount(REFERENCE)(ranks)
+    specs = [
+        REFERENCE if np.allclose(v, log2, rtol=1e-12, atol=0) else str(d) for d, v in zip(parsed, values, strict=True)
+    ]
+    if REFERENCE not in specs:
+        raise ValueError(
+            f"discounts must include {REFERENCE!r} (or a spec of its function, 1/log2(r+1)), the reference of the "
+            f"agreement and of the rule; got {list(discounts)!r}"
+        )
+    return specs
 
 
 def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":

@@ -14,29 +14,33 @@ from ._measurements import queries_for_swap_rate
 if TYPE_CHECKING:
     from ._advise import Advice
 
-_MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
+#: The cut-offs' marker shapes and the gains' fill styles, in the order of the table (the defaults: none, 10, 20, 100
+#: as o, s, D, ^; linear filled, exp2 hollow); the discounts' colours are matplotlib's ten. Beyond 15 cut-offs, 6 gains
+#: or 10 discounts they repeat.
+_MARKERS = "osD^v<>phP*Xd8H"
+_FILLS = ("full", "none", "left", "right", "bottom", "top")
 
 
 def advice_figure(advice: Advice) -> Figure:
-    """Left: every candidate's power and Phi, the rule's margin dashed; right: the swap curves of every discount at
-    the recommended gain and cut-off, and the fit."""
+    """Left: every candidate's power and Phi (colour: discount; shape: cut-off; fill: gain), the rule's margin
+    dashed; right: the swap curves of every discount at the recommended gain and cut-off, and the fit."""
     table, settings = advice.table, advice.settings
     fig = Figure(figsize=(11, 4.4), layout="constrained")
     left, right = fig.subplots(1, 2)
     discounts = list(dict.fromkeys(table["discount"]))
-    gains = list(dict.fromkeys(table["gain"]))
-    colours = {d: f"C{i}" for i, d in enumerate(discounts)}
-    markers = {c: _MARKERS.get(c, "v") for c in dict.fromkeys(table["cutoff"])}
+    colours = {d: f"C{i % 10}" for i, d in enumerate(discounts)}
+    markers = {c: _MARKERS[i % len(_MARKERS)] for i, c in enumerate(dict.fromkeys(table["cutoff"]))}
+    fills = {g: _FILLS[i % len(_FILLS)] for i, g in enumerate(dict.fromkeys(table["gain"]))}
     for _, row in table.iterrows():
-        filled = row["gain"] == gains[0]
-        left.scatter(
+        left.plot(
             row["power"],
             row["phi"],
-            s=40,
+            linestyle="",
             marker=markers[row["cutoff"]],
-            linewidths=1.3,
-            edgecolors=colours[row["discount"]],
-            facecolors=colours[row["discount"]] if filled else "none",
+            markersize=6.5,
+            markeredgewidth=1.3,
+            color=colours[row["discount"]],
+            fillstyle=fills[row["gain"]],
         )
     chosen = table.loc[table["recommended"]].iloc[0]
     left.scatter(chosen["power"], chosen["phi"], s=260, facecolors="none", edgecolors="black", linewidths=1.5)
@@ -52,9 +56,10 @@ def advice_figure(advice: Advice) -> Figure:
     left.set_ylabel(f"dependability Phi ({advice.n_queries} queries)")
     handles = [Line2D([], [], color=colours[d], marker="o", linestyle="", label=d) for d in discounts]
     handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f"cut-off {c}") for c, m in markers.items()]
-    for g in gains:  # the first gain filled, the others hollow
-        fill = "grey" if g == gains[0] else "none"
-        handles.append(Line2D([], [], color="grey", marker="o", markerfacecolor=fill, linestyle="", label=f"gain {g}"))
+    handles += [
+        Line2D([], [], color="grey", marker="o", fillstyle=fill, linestyle="", label=f"gain {g}")
+        for g, fill in fills.items()
+    ]
     left.legend(handles=handles, fontsize=7, loc="best", ncol=2)
     left.set_title("every candidate: the rule's margin dashed", fontsize=10)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import os
 from typing import Any
 
-from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
+from ..cli_common import fail, finish, json_value, non_negative_int, positive_int, share, strict_json
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--format",
         default="text",
         choices=["text", "csv", "json"],
-        help="text (default): the recommendation and the table; csv: the table; json: everything",
+        help="text (default): the recommendation and the table; csv: the table; json: everything (in the table, "
+        'an infinite query count is the string "Infinity", an undefined value null)',
     )
     parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
@@ -79,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
             return fail(
                 "advise", f"--figure {args.figure!r}: give the file a suffix matplotlib writes (.png, .pdf, .svg)"
             )
+        folder = os.path.dirname(os.path.abspath(args.figure))
+        if not os.path.isdir(folder):
+            return fail("advise", f"--figure {args.figure!r}: there is no folder {folder!r} to write it in")
     try:
         options = dict(convention=args.convention, complete=args.complete, alpha=args.alpha, seed=args.seed)
         options.update(target_swap_rate=args.target_swap_rate, n_resamples=args.resamples, swap_trials=args.trials)
@@ -103,7 +108,13 @@ def _text(advice: Any) -> str:
 
 
 def _json(advice: Any) -> str:
-    """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
+    """Strict JSON, which has no infinity and no NaN: in the table an infinite query count (no number of queries
+    reaches the target) is the string ``"Infinity"`` (JavaScript's ``Number`` and Python's ``float`` read it), an
+    undefined value (0 / 0; the swap target of a candidate that orders no pair) null."""
+    rows = [
+        {key: "Infinity" if value == math.inf else json_value(value) for key, value in row.items()}
+        for row in advice.table.to_dict("records")
+    ]
     return strict_json(
         {
             "recommended": advice.recommended,
@@ -113,7 +124,7 @@ def _json(advice: Any) -> str:
             "queries": advice.n_queries,
             "settings": advice.settings,
             "notes": list(advice.notes),
-            "candidates": advice.table,
+            "candidates": rows,
             "swap_curves": advice.swap_curves,
         }
     )
