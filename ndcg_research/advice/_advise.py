@@ -107,19 +107,25 @@ class Advice:
         described = f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
         lines = [head, "", f"Recommended: {self.recommended}", f"  {described}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
-        others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
-        if self.by_cutoff.get(row["cutoff"], self.recommended) != self.recommended:
-            top, at = self.table.loc[self.table["power"].idxmax()], self.table["cutoff"] == row["cutoff"]
-            line = f"  {_at(row['cutoff'])}: "
-            others[[o.startswith(line) for o in others].index(True)] += (
-                f" (not the recommended setting, though at its cut-off: the margin counts from this cut-off's highest "
-                f"power, {_percent(self.table.loc[at, 'power'].max())}, not from {_percent(top['power'])} "
-                f"({top['measure']}), so it shortlists more candidates)"
-            )
+        others = [
+            f"  {_at(k)}: {spec}" + self._unlike(k) for k, spec in self.by_cutoff.items() if spec != self.recommended
+        ]
         if others:
             rule = "the same rule among that cut-off's candidates"
             lines += ["", f"If a cut-off is fixed by what your users see, {rule}:"]
         return "\n".join(lines + others)
+
+    def _unlike(self, cutoff: str) -> str:
+        """Why the rule among ``cutoff``'s candidates names another setting than the recommended one at its cut-off."""
+        if cutoff != self.table.loc[self.table["recommended"], "cutoff"].iloc[0]:
+            return ""
+        top = self.table.loc[self.table["power"].idxmax()]
+        own = self.table.loc[self.table["cutoff"] == cutoff, "power"].max()
+        return (
+            f" (not the recommended setting, though at its cut-off: the margin counts from this cut-off's highest "
+            f"power, {_percent(own)}, not from {_percent(top['power'])} ({top['measure']}), so it shortlists more "
+            f"candidates)"
+        )
 
     def figure(self) -> "Figure":
         """One figure: every candidate's discriminative power and dependability (left; colour: discount, shape:
