@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import itertools
 import json
 import math
 import re
@@ -121,10 +122,8 @@ def test_power_counts_the_pairs_of_clearly_separated_groups():
     rng = np.random.default_rng(5)
     topic = rng.normal(0.5, 0.1, 40)
     rows = [topic + level + rng.normal(0, 0.002, 40) for level in (0.0, 0.0, 0.2, 0.2, 0.4, 0.4)]
-    tested = _measurements.power(np.array(rows), alpha=0.05, n_resamples=500, seed=0)
-    assert (tested.power, int(np.count_nonzero(tested.significant))) == (12 / 15, 12)
-    across = np.array([i // 2 != j // 2 for i, j in zip(tested.first, tested.second, strict=True)])
-    assert np.array_equal(tested.significant, across)
+    share, count, pvalues = _measurements.power(np.array(rows), alpha=0.05, n_resamples=500, seed=0)
+    assert (share, count, int(np.count_nonzero(pvalues < 0.05))) == (12 / 15, 12, 12)
 
 
 def test_swap_rates_of_ordered_and_exchangeable_systems():
@@ -495,9 +494,18 @@ def test_resamples_too_few_for_any_p_value_below_alpha_are_refused(alpha, refuse
         advise(qrels, runs, **{**SMALL, "alpha": alpha, "n_resamples": refused})
     message = str(raised.value)
     assert message.startswith(f"n_resamples = {refused} is too few for alpha = {alpha:g}: ")
-    assert f"1/({refused} + 1) = {1 / (refused + 1):.4g}" in message and message.endswith(
-        f"n_resamples {enough} or more"
-    )
+    assert f"the smallest p-value is 1/({refused} + 1) = {1 / (refused + 1):.4g}" in message
+    assert message.endswith(f"give n_resamples = {enough} or more")
+
+
+def test_the_resamples_asked_for_are_the_fewest_in_float_arithmetic():
+    # 1 / alpha is rounded: for alpha = 1/k and its float neighbours the count named is still the fewest n with
+    # 1 / (n + 1) < alpha, as the test computes it, found here by counting up.
+    alphas = [math.nextafter(1 / k, to) for k in (3, 7, 20, 49, 1000, 10_000) for to in (0, 1)]
+    for alpha in [0.05, 0.0001, 0.1, 0.001, 1 / 3, 1 / 49, *alphas]:
+        fewest = next(n for n in itertools.count(1) if 1 / (n + 1) < alpha)
+        assert _advise.too_few_resamples(alpha, fewest - 1).endswith(f"give n_resamples = {fewest} or more"), alpha
+        assert _advise.too_few_resamples(alpha, fewest) == "", alpha
 
 
 def test_the_fewest_resamples_accepted_can_tell_runs_apart():
@@ -508,16 +516,15 @@ def test_the_fewest_resamples_accepted_can_tell_runs_apart():
 
 
 def test_the_command_refuses_too_few_resamples_before_the_work(capsys):
-    # "missing-qrels" is never read: the options are refused first.
+    # "missing-qrels" is never read: the options are refused first, in the command's terms.
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--resamples", "15"], capsys)
     assert status == 1 and out == "" and len(err.splitlines()) == 1
     assert "--resamples 15 is too few for --alpha 0.05: " in err and err.rstrip().endswith(
         "give --resamples 20 or more"
     )
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--alpha", "0.0001"], capsys)
-    assert (
-        status == 1 and "--resamples 1000 is too few for --alpha 0.0001" in err and "--resamples 10000 or more" in err
-    )
+    assert status == 1 and "--resamples 1000 is too few for --alpha 0.0001" in err
+    assert err.rstrip().endswith("give --resamples 10000 or more")
 
 
 # ---------------------------------------------------------------- orders against log2
@@ -545,9 +552,7 @@ def test_a_discount_that_reverses_log2s_order_is_said_to_reverse_it():
     advice = advise(qrels, runs, **options)
     text = str(advice)
     assert advice.recommended == "ndcg@3(gain=linear,discount=log2)"  # both tell the pair apart, log2's Phi is 1
-    assert "zipf and log2 give opposite orders, one the other reversed (Kendall tau = -1.00)" in text
-    assert "zipf and log2 tell apart a pair of systems (A and B) in opposite directions" in text
-    assert "the choice of discount changes which system wins" in text and "like log2" not in text
+    assert "zipf reverses log2's order of the systems (Kendall tau = -1.00)" in text and "like log2" not in text
 
 
 def test_a_recommended_discount_that_reverses_log2_says_so():
@@ -560,82 +565,70 @@ def test_a_recommended_discount_that_reverses_log2_says_so():
     advice = advise(qrels, runs, **options)
     assert advice.recommended == "ndcg@3(gain=linear,discount=zipf)"
     against = next(r for r in advice.reasons if r.startswith("against log2"))
-    assert "the two give the systems opposite orders, one the other reversed (Kendall tau = -1.00)" in against
-    assert "alike" not in against
+    assert (
+        against.endswith("; zipf reverses log2's order of the systems (Kendall tau = -1.00).")
+        and "alike" not in against
+    )
 
 
-@pytest.mark.parametrize(
-    ("tau", "said"),
-    [
-        (1.0, "the same order"),
-        (0.6, "orders that agree on more pairs than they disagree on"),
-        (0.0, "orders that agree on as many pairs as they disagree on"),
-        (-1 / 3, "orders that disagree on more pairs than they agree on"),
-        (-1.0, "opposite orders, one the other reversed"),
-    ],
-)
-def test_orders_are_worded_by_the_sign_of_tau(tau, said):
-    # Kendall's tau is (concordant - discordant) / pairs without ties: its sign says which are more.
-    assert _advise._orders(tau) == f"{said} (Kendall tau = {tau:.2f})"
+def test_discounts_that_disagree_with_log2s_order_are_named():
+    # tau <= 0: at least as many pairs of systems reversed as kept. It read "order the systems like log2".
+    rows = [{"discount": d, "tau_log2": tau} for d, tau in (("log2", 1.0), ("zipf", -1 / 3), ("loglog", 0.6))]
+    rows += [{"discount": "geometric", "tau_log2": 0.0}]
+    table = rule_table([{**row, "power": 0.5, "phi": 0.9} for row in rows]).assign(
+        pairs_significant=3,
+        erho2=0.9,
+        queries_for_phi=2.0,
+        queries_for_swap_target=3.0,
+        shortlisted=[True] + [False] * 3,
+    )
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    kept = _advise._reasons(table, 0, [(2, 0.1), (4, 0.01)], n_queries=8, n_systems=3, settings=settings)[3]
+    assert "the other discounts compare with log2's order at Kendall tau -0.33 to 0.60; " in kept and "like" not in kept
+    assert "; zipf disagrees with log2's order of the systems (Kendall tau = -0.33)" in kept
+    assert (
+        "; geometric disagrees with log2's order of the systems (Kendall tau = 0.00)" in kept and "loglog" not in kept
+    )
 
 
 # ---------------------------------------------------------------- p-values near alpha
 
 
-class PValues:
-    """What ``_deciding`` reads of a candidate's Tukey HSD test: its pairs' p-values and which are significant."""
-
-    def __init__(self, pvalues, alpha=0.05):
-        self.pvalues = np.array(pvalues)
-        self.significant = self.pvalues < alpha
-
-
-def test_the_candidates_on_which_the_choice_turns_by_p_values_near_alpha():
-    # Three systems, three pairs; the margin (0.05) is less than one pair (1/3), so only the highest power is
-    # shortlisted. log2 tells apart 2 pairs, one at p = 0.046, within 2 sqrt(0.05 * 0.95 / 1000) = 0.0138 of alpha;
-    # zipf 1 pair, with a higher Phi. Were 0.046 above alpha, both would tell apart 1 pair and zipf would win; so the
-    # choice of log2 turns on that p-value: log2 (its own) and zipf (by log2's p-value) are named.
-    table = rule_table(
-        [{"discount": "log2", "power": 2 / 3, "phi": 0.90}, {"discount": "zipf", "power": 1 / 3, "phi": 0.95}]
-    )
-    settings = {"alpha": 0.05, "n_resamples": 1000}
-    eligible, shortlisted = np.array([True, True]), np.array([True, False])
-    near = [PValues([0.001, 0.046, 0.5]), PValues([0.001, 0.2, 0.6])]
-    assert _advise._deciding(table, near, eligible, shortlisted, 0, settings) == [("m0", [0.046]), ("m1", [])]
-    clear = [PValues([0.001, 0.02, 0.5]), PValues([0.001, 0.2, 0.6])]  # 0.02 is 0.03 from alpha: clear
-    assert _advise._deciding(table, clear, eligible, shortlisted, 0, settings) == []
-    # zipf less dependable: were it shortlisted, log2 would still be chosen; only log2's own place is in doubt
-    table.loc[1, "phi"] = 0.85
-    assert _advise._deciding(table, near, eligible, shortlisted, 0, settings) == [("m0", [0.046])]
-
-
 @pytest.mark.parametrize("collection_seed", [5, 11])
-def test_a_recommendation_that_another_seed_changes_is_said_to_turn_on_near_p_values(collection_seed):
+def test_a_recommendation_that_another_seed_changes_says_that_it_may(collection_seed):
     # On five systems and 16 queries the seeds 0-4 do not all recommend the same setting: each that differs from the
-    # most frequent choice warns that it turns on p-values near alpha. (It said "no candidate tells apart more" and
-    # "the only candidate as discriminative as the best" flatly.)
+    # most frequent choice warns that a p-value is within the resampling error of alpha. (It said "no candidate tells
+    # apart more" and "the only candidate as discriminative as the best" flatly.)
     qrels, runs = collection(collection_seed, systems=5, queries=16, docs=20)
     options = {**SMALL, "n_resamples": 300, "swap_trials": 10}
     advices = [advise(qrels, runs, seed=seed, **options) for seed in range(5)]
     chosen = [a.recommended for a in advices]
     usual = max(set(chosen), key=chosen.count)
     assert len(set(chosen)) > 1
+    error = 2 * math.sqrt(0.05 * 0.95 / 300)
     for advice in advices:
-        if advice.recommended != usual:
-            assert any(
-                r.startswith("caution: the choice turns on p-values within the resampling error")
-                for r in advice.reasons
+        said = [r for r in advice.reasons if r.startswith("caution: a pair's p-value under ")]
+        assert said or advice.recommended == usual
+        if said:
+            p = float(re.search(r" is (0\.\d+), within the resampling error of alpha = 0.05 ", said[0]).group(1))
+            assert abs(p - 0.05) <= error + 5e-4 and f"two standard errors with 300 resamples: {error:.3f}" in said[0]
+            assert said[0].endswith(
+                "may change with another seed or the runs in another order; more resamples narrow the error."
             )
-    assert all("the counts come from 300 random resamples" in a.reasons[0] for a in advices)
 
 
-# ---------------------------------------------------------------- the choice at the recommended setting's cut-off
+def test_p_values_far_from_alpha_give_no_caution():
+    qrels, runs = collection(5, systems=3, queries=30, skills=[0.0, 3.0, 6.0])
+    assert not any("resampling error" in reason for reason in advise(qrels, runs, **SMALL).reasons)
 
 
-def test_the_choice_at_the_recommended_cut_off_is_explained_where_it_differs():
+# ---------------------------------------------------------------- the choice at each cut-off
+
+
+def test_the_per_cut_off_list_says_its_margin_counts_from_the_cut_offs_own_highest_power():
     # All candidates: the best power is log2@10's 0.5, so the margin keeps 0.45 and up: log2 (whole ranking, Phi 0.90)
     # is chosen over log2@10 (Phi 0.80). The whole ranking alone: its best power is 0.45, the margin keeps 0.40 and
-    # up, and zipf's Phi 0.95 wins. The line for the whole ranking named zipf without a word on the recommended log2.
+    # up, and zipf's Phi 0.95 wins. The list named zipf for the whole ranking without a word on the recommended log2.
     rows = [
         {"discount": "log2", "cutoff": "none", "power": 0.45, "phi": 0.90},
         {"discount": "log2", "cutoff": "10", "power": 0.50, "phi": 0.80},
@@ -648,33 +641,43 @@ def test_the_choice_at_the_recommended_cut_off_is_explained_where_it_differs():
     assert chosen == 0 and _advise._choose(table[at_none])[0] == 2  # by hand, above
     table = table.assign(shortlisted=shortlisted, recommended=table.index == chosen)
     by_cutoff = {"none": "zipf whole", "10": "log2 @10"}
-    advice = _advise.Advice("log2 whole", table, pd.DataFrame(), (), by_cutoff, ("a", "b", "c"), 10)
-    line = next(line for line in advice.text().splitlines() if line.startswith("  whole ranking: "))
-    assert line.startswith("  whole ranking: zipf whole (not the recommended setting, though at its cut-off: ")
-    assert "this cut-off's highest power, 45.0%, not from 50.0% (log2 @10)" in line
+    lines = _advise.Advice("log2 whole", table, pd.DataFrame(), (), by_cutoff, ("a", "b", "c"), 10).text().splitlines()
+    assert lines[-3:] == [
+        "If a cut-off is fixed by what your users see, the same rule among that cut-off's candidates (its margin counts "
+        "from that cut-off's own highest power, so at the recommended setting's cut-off it may name another setting):",
+        "  whole ranking: zipf whole",
+        "  @10: log2 @10",
+    ]
 
 
 # ---------------------------------------------------------------- the swap fit's query count
 
 
-def swap_reason(curve, pairs_significant, n_pairs=3):
+def swap_reason(curve, pairs_significant, n_systems=3):
     sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
     queries = _measurements.queries_for_swap_rate(sizes, rates, 0.05)[0]
-    row = pd.Series(
-        {"queries_for_swap_target": queries, "swap_rate": rates[-1], "pairs_significant": pairs_significant}
-    )
-    return _advise._stability(row, curve, 0.05, n_pairs)
+    table = pd.DataFrame(
+        [{"measure": "a", "discount": "log2", "cutoff": "none", "gain": "linear", "power": 1.0, "phi": 0.9,
+          "pairs_significant": pairs_significant, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": rates[-1],
+          "queries_for_swap_target": queries, "tau_log2": 1.0, "shortlisted": True}]
+    )  # fmt: skip
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    reasons = _advise._reasons(table, 0, curve, n_queries=12, n_systems=n_systems, settings=settings)
+    return next(reason for reason in reasons if reason.startswith("stability"))
 
 
 def test_an_extrapolated_swap_count_with_pairs_not_told_apart_is_read_as_optimistic():
     # A curve at 0.5, 0.54, 0.48, 0.48, 0.34 on 1-5 queries (two runs that nearly tie: the rate of a coin flip) was
     # fitted as reaching 5% at 29 queries and said so without a word, while Phi asked for 21,152 queries.
     flat = [(1, 0.5), (2, 0.54), (3, 0.48), (4, 0.48), (5, 0.34)]
-    said = swap_reason(flat, 0, n_pairs=1)
-    assert "(extrapolated); read that count as optimistic: the one pair is not told apart" in said
+    said = swap_reason(flat, 0, n_systems=2)
+    assert said.endswith(
+        "(extrapolated); read that count as optimistic: with pairs not told apart (1 of 1), nearly equal systems keep "
+        "swapping at every size."
+    )
     falling = [(2, 0.4), (4, 0.25), (6, 0.16)]  # extrapolated too, but every pair told apart: no caveat
     assert "(extrapolated)" in swap_reason(falling, 3) and "optimistic" not in swap_reason(falling, 3)
-    assert "2 of the 3 pairs are not told apart" in swap_reason(falling, 1)
+    assert "with pairs not told apart (2 of 3)" in swap_reason(falling, 1)
     inside = [(2, 0.4), (4, 0.04), (6, 0.01)]  # interpolated: the data cover the count
     assert "(interpolated)" in swap_reason(inside, 1) and "optimistic" not in swap_reason(inside, 1)
 
@@ -695,15 +698,17 @@ def test_runs_that_nearly_tie_get_the_caveat_end_to_end():
     advice = advise(qrels, {"base": base, "other": other}, **options)
     row = advice.table.loc[advice.table["recommended"]].iloc[0]
     assert row["queries_for_swap_target"] > advice.swap_curves["size"].max() and row["pairs_significant"] == 0
-    assert "read that count as optimistic: the one pair is not told apart" in str(advice)
+    assert "read that count as optimistic: with pairs not told apart (1 of 1)" in str(advice)
 
 
 def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target():
     # 30% at one query, 1% from two on: the fit crosses 5% below one query. It said "already with 1 query it is 30.0%,
     # about the target of 5.0%".
     said = swap_reason([(1, 0.3)] + [(size, 0.01) for size in range(2, 9)], 3)
-    assert "reaches 5.0% before the smallest size measured, where the rate is still 30.0%" in said
-    assert said.endswith("measured, it is first at or below the target with 2 queries.")
+    assert said.endswith(
+        "the exponential fit reaches 5.0% before the smallest size measured, where the rate is still 30.0%; measured, "
+        "it is first at or below the target with 2 queries."
+    )
     assert "about the target" not in said and "already with" not in said
     assert "already with 1 query it is 2.0%, below the target of 5.0%." in swap_reason([(1, 0.02), (2, 0.01)], 3)
 
@@ -711,24 +716,19 @@ def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target
 # ---------------------------------------------------------------- arguments in the user's terms, outputs distinct
 
 
-def test_a_spec_of_log2s_function_is_log2_and_two_specs_of_one_function_are_refused():
-    # log(base=2) is ln 2 / ln(r + 1) = 1 / log2(r + 1): it was refused as "discounts must include 'log2' ... got
-    # ['log']", a spec the user never typed. zipf and power(beta=1) are both 1/r: two candidates of one measure.
-    ranks = np.arange(1.0, 50.0)
-    assert np.allclose(math.log(2) / np.log1p(ranks), 1 / np.log2(ranks + 1), rtol=1e-14)
+def test_discounts_refused_are_shown_as_given():
+    # log(base=2) is log2's function, but its spec is "log" (parse_discount's canonical form), not "log2": refused,
+    # and the message showed ['log', 'zipf'], a list the user never typed. So did a discount given twice.
     qrels, runs = collection(0, systems=3, queries=8, docs=10)
     options = {**SMALL, "cutoffs": [None], "gains": ["linear"]}
-    given = advise(qrels, runs, **{**options, "discounts": ["log(base=2)", "zipf"]})
-    named = advise(qrels, runs, **{**options, "discounts": ["log2", "zipf"]})
-    pd.testing.assert_frame_equal(given.table, named.table)
-    for discounts, twice in ((["log2", "zipf", "power(beta=1)"], "'zipf' and 'power(beta=1)'"),
-                             (["log2", "log(base=2)"], "'log2' and 'log(base=2)'")):  # fmt: skip
-        with pytest.raises(
-            ValueError, match=re.escape(f"discounts has one discount twice: {twice} are the same function")
-        ):
-            advise(qrels, runs, **{**options, "discounts": discounts})
-    with pytest.raises(ValueError, match=r"discounts must include 'log2' .*; got \['zipf', 'power\(beta=0.5\)'\]"):
-        advise(qrels, runs, **{**options, "discounts": ["zipf", "power(beta=0.5)"]})
+    with pytest.raises(
+        ValueError, match=re.escape("discounts must include 'log2', the reference of the agreement")
+    ) as raised:
+        advise(qrels, runs, **{**options, "discounts": ["log(base=2)", "zipf"]})
+    assert str(raised.value).endswith("got ['log(base=2)', 'zipf']")
+    given = ["log2", "power(beta=1)", "power(beta=1.0)"]
+    with pytest.raises(ValueError, match=re.escape(f"discounts has a value twice: {given!r}")):
+        advise(qrels, runs, **{**options, "discounts": given})
 
 
 def test_one_shared_query_is_refused_in_advises_terms():
@@ -737,11 +737,7 @@ def test_one_shared_query_is_refused_in_advises_terms():
     runs = {"x": {"q1": {"a": 2, "b": 1}}, "y": {"q1": {"a": 1, "b": 2}}}
     with pytest.raises(ValueError) as raised:
         advise(qrels, runs, complete=False, **SMALL)
-    message = str(raised.value)
-    assert message.startswith(
-        "the runs share only 1 evaluated query; advise needs at least 2 queries every run answered"
-    )
-    assert "paired tests" not in message
+    assert str(raised.value) == "the runs share only 1 evaluated query; advise needs at least 2"
 
 
 def test_json_tells_an_infinite_count_from_an_undefined_value():
@@ -759,7 +755,7 @@ def test_json_tells_an_infinite_count_from_an_undefined_value():
 def test_a_figure_in_a_missing_folder_is_refused_before_the_work(tmp_path, capsys):
     target = tmp_path / "missing" / "advice.png"
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(target)], capsys)
-    assert status == 1 and out == "" and f"there is no folder {str(target.parent)!r} to write it in" in err
+    assert status == 1 and out == "" and err.rstrip().endswith(f"--figure {str(target)!r}: its folder does not exist")
 
 
 def test_every_candidate_has_its_own_colour_shape_and_fill_in_the_figure():

@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
-from ..stats import TIE_TOLERANCE, DiscriminativePower, run_matrices
+from ..stats import TIE_TOLERANCE, run_matrices
 from . import _measurements as measure
 
 if TYPE_CHECKING:
@@ -69,10 +69,8 @@ class Advice:
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
         The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
-        candidate the runs tie on every query is left out (a note says so). At the recommended setting's cut-off it
-        can differ from ``recommended``: there the margin counts from that cut-off's highest power, which can be lower
-        than the highest of all, and so shortlist candidates that the rule over all cut-offs leaves out (the text says
-        so).
+        candidate the runs tie on every query is left out (a note says so). Its margin counts from that cut-off's own
+        highest power, so at the recommended setting's cut-off it may name another setting than ``recommended``.
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -107,39 +105,16 @@ class Advice:
         described = f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
         lines = [head, "", f"Recommended: {self.recommended}", f"  {described}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
-        others = [
-            f"  {_at(k)}: {spec}" + self._unlike(k) for k, spec in self.by_cutoff.items() if spec != self.recommended
-        ]
+        others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
         if others:
-            rule = "the same rule among that cut-off's candidates"
+            rule = "the same rule among that cut-off's candidates (its margin counts from that cut-off's own highest"
+            rule += " power, so at the recommended setting's cut-off it may name another setting)"
             lines += ["", f"If a cut-off is fixed by what your users see, {rule}:"]
         return "\n".join(lines + others)
 
-    def _unlike(self, cutoff: str) -> str:
-        """Why the rule among ``cutoff``'s candidates names another setting than the recommended one at its cut-off."""
-        if cutoff != self.table.loc[self.table["recommended"], "cutoff"].iloc[0]:
-            return ""
-        top = self.table.loc[self.table["power"].idxmax()]
-        own = self.table.loc[self.table["cutoff"] == cutoff, "power"].max()
-        return (
-            f" (not the recommended setting, though at its cut-off: the margin counts from this cut-off's highest "
-            f"power, {_percent(own)}, not from {_percent(top['power'])} ({top['measure']}), so it shortlists more "
-            f"candidates)"
-        )
-
     def figure(self) -> "Figure":
-        """One figure: every candidate's discriminative power and dependability (left; colour: discount, shape:
-        cut-off, fill: gain), and the swap curves of every discount at the recommended gain and cut-off, the
-        recommended one bold with its exponential fit (right).
-
-        Examples
-        --------
-        >>> import ndcg_research as nr
-        >>> advice = nr.advise("examples/qrels.txt", ["examples/run_a.txt", "examples/run_b.txt"],
-        ...                    discounts=["log2", "zipf"], cutoffs=[None], gains=["linear"])
-        >>> [line.get_label() for line in advice.figure().axes[1].get_lines()][:2]
-        ['log2', 'zipf (recommended)']
-        """
+        """One figure: every candidate's discriminative power and dependability (left), and the swap
+        curves of the recommended setting and of log2 with the same gain and cut-off (right)."""
         from ._figure import advice_figure
 
         return advice_figure(self)
@@ -179,14 +154,10 @@ def advise(
     A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
     apart on nothing: it is measured but never recommended, and a note names it.
 
-    The reasons say no more than the evidence. They warn when the choice turns on p-values within the resampling error
-    of ``alpha``, two standard errors ``2 sqrt(alpha (1 - alpha) / n_resamples)``: a candidate whose place on the
-    shortlist would change with every such p-value on the other side of ``alpha`` (the highest power taken at its most
-    and least), and whose moving alone onto or off the shortlist would change the choice. They read the swap fit's
-    query count as optimistic where it is extrapolated beyond the largest size measured while some pair of runs is not
-    told apart: nearly equal runs keep swapping at every size, so the curve flattens on a log scale where the fitted
-    line keeps falling. They say when a discount reverses log2's order of the runs, or tells a pair apart in the
-    opposite direction: there the discount changes which run wins.
+    The reasons warn when a shortlisted candidate (the recommended and the most discriminative among them) has a pair
+    whose p-value lies within two standard errors of ``alpha``, ``2 sqrt(alpha (1 - alpha) / n_resamples)``: the choice
+    may change with another seed or the runs in another order. They read the swap fit's query count as optimistic where
+    it is extrapolated beyond the sizes measured while some pair of runs is not told apart.
 
     Parameters
     ----------
@@ -195,8 +166,7 @@ def advise(
     runs : sequence of runs or mapping of name to run
         At least two runs, as ``ndcg_research.evaluate`` reads them.
     discounts : sequence of str, default ``DISCOUNTS``
-        Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference (a spec of the same
-        function, ``"log(base=2)"``, is log2). Two specs of one function (``"zipf"``, ``"power(beta=1)"``) are refused.
+        Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
         Cut-offs; None is the whole ranking.
     gains : sequence of str, default ("linear", "exp2")
@@ -206,18 +176,16 @@ def advise(
     complete : bool, optional
         A judged query missing from a run scores 0 (True) or is left out (False); default the convention's.
     alpha : float, default 0.05
-        Significance level of the discriminative power: a pair is significant when its p-value is below ``alpha``.
+        Significance level of the discriminative power.
     target_swap_rate : float, default 0.05
         The swap rate whose query count is estimated.
     n_resamples : int, default 1000
-        Resamples of the randomised Tukey HSD test. Its smallest p-value is 1 / (n_resamples + 1), which must be below
-        ``alpha`` (at least 20 resamples for 0.05, 10,000 for 0.0001): fewer are refused, as no pair could be
-        significant.
+        Resamples of the randomised Tukey HSD test; too few for ``alpha`` are refused: a pair is significant when its
+        p-value is below ``alpha``, and the smallest is 1 / (n_resamples + 1) (at least 20 resamples for 0.05).
     swap_trials : int, default 200
         Pairs of disjoint query subsets per size of the swap curve.
     seed : int, default 0
-        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate. The same seed and the same
-        runs in the same order give the same result; the runs in another order are other draws.
+        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate.
 
     Returns
     -------
@@ -228,8 +196,7 @@ def advise(
     ------
     InputError, TypeError, ValueError
         The evaluator's errors on the qrels and runs, and bad arguments, named. ValueError also when no candidate can
-        tell the runs apart (copies of one run, or no relevant document), and when ``n_resamples`` is too few for any
-        p-value to fall below ``alpha``.
+        tell the runs apart (copies of one run, or no relevant document), and when ``n_resamples`` is too few.
 
     Examples
     --------
@@ -257,17 +224,15 @@ def advise(
         "convention": check_instance(convention, "convention", str, what="a convention name"),
     }
     alpha, n_resamples, seed = settings["alpha"], settings["n_resamples"], settings["seed"]
-    too_few = too_few_resamples(alpha, n_resamples)
-    if too_few:
-        raise ValueError(too_few)
+    if too_few_resamples(alpha, n_resamples):
+        raise ValueError(too_few_resamples(alpha, n_resamples))
     measures = [c["measure"] for c in candidates]
     try:
         data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     except ValueError as error:  # run_matrices's "the runs share ...; paired tests need at least 2", in advise's terms
-        if not str(error).startswith("the runs share "):
+        if "; paired tests need" not in str(error):
             raise
-        shared = str(error).removeprefix("the runs share ").partition(";")[0]
-        raise ValueError(_too_few_queries(shared)) from error
+        raise ValueError(str(error).replace("paired tests need", "advise needs")) from error
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
@@ -281,7 +246,7 @@ def advise(
     n_queries = stacked.shape[2]
     if n_queries < 2:
         shared = "no query" if n_queries == 0 else f"only {_plural(n_queries, 'query')}"
-        raise ValueError(_too_few_queries(f"{shared} with a defined nDCG"))
+        raise ValueError(f"the runs share {shared} with a defined nDCG; advise needs at least 2")
     # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell the runs
     # apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
@@ -306,10 +271,10 @@ def advise(
         )
 
     sizes = measure.swap_sizes(n_queries)
-    curves, tests = [], []
+    curves, pvalues = [], []
     for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
-        tests.append(measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed))
-        c["power"], c["pairs_significant"] = tests[-1].power, int(np.count_nonzero(tests[-1].significant))
+        c["power"], c["pairs_significant"], p = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        pvalues.append(p)
         c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
         curves.append(measure.swap_curve(matrix, sizes, trials=settings["swap_trials"], seed=seed))
         c["swap_rate"] = float(curves[-1][-1])
@@ -324,7 +289,6 @@ def advise(
     log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
     table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
     chosen, shortlisted = _choose(table, ~alike)
-    deciding = _deciding(table, tests, ~alike, shortlisted, chosen, settings)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
     by_cutoff = {}
@@ -338,17 +302,16 @@ def advise(
                 f"the same value on every query: no recommendation for it"
             )
     curve = list(zip(sizes.tolist(), curves[chosen].tolist(), strict=True))
-    opposed = [_opposed(tests[i], tests[j], data.systems) for i, j in enumerate(log2)]
-    reasons = _reasons(
-        table,
-        chosen,
-        curve,
-        n_queries=n_queries,
-        n_systems=len(data.systems),
-        settings=settings,
-        opposed=opposed,
-        deciding=deciding,
-    )
+    reasons = _reasons(table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings)
+    error = 2 * math.sqrt(alpha * (1 - alpha) / n_resamples)  # two standard errors of a p-value near alpha
+    near = [(measures[i], p) for i in np.flatnonzero(shortlisted) for p in pvalues[i] if abs(p - alpha) <= error]
+    if near:  # the shortlist and the choice may change with other draws
+        name, p = min(near, key=lambda pair: abs(pair[1] - alpha))
+        reasons.append(
+            f"caution: a pair's p-value under {name} is {p:.3f}, within the resampling error of alpha = {alpha:g} "
+            f"(two standard errors with {n_resamples} resamples: {error:.3f}): the choice may change with another seed "
+            f"or the runs in another order; more resamples narrow the error."
+        )
     swap_curves = {"measure": np.repeat(measures, sizes.size), "size": np.tile(sizes, len(measures))}
     return Advice(
         recommended=str(table.loc[chosen, "measure"]),
@@ -363,72 +326,44 @@ def advise(
     )
 
 
-def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = ("alpha", "n_resamples")) -> str:
-    """Why no p-value of ``n_resamples`` resamples can fall below ``alpha`` (the message of :func:`advise` and of its
-    command, whose ``names`` are its options); empty if one can."""
-    smallest = measure.smallest_pvalue(n_resamples)
-    if smallest < alpha:
+def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = ("alpha = ", "n_resamples = ")) -> str:
+    """Why no p-value of ``n_resamples`` resamples, at least 1 / (n_resamples + 1), can be below ``alpha`` (the message
+    of :func:`advise` and of its command, whose option ``names`` it takes); empty if one can."""
+    if 1 / (n_resamples + 1) < alpha:
         return ""
-    (alpha_name, n_name), sep = names, " " if names[1].startswith("--") else " = "
+    needed = math.floor(1 / alpha)  # the fewest n with 1 / (n + 1) < alpha, but 1 / alpha is rounded: checked
+    needed = needed - 1 if 1 / needed < alpha else needed + (1 / (needed + 1) >= alpha)
     return (
-        f"{n_name}{sep}{n_resamples} is too few for {alpha_name}{sep}{alpha:g}: a pair of runs is significant when its "
-        f"p-value is below alpha (p < alpha), and the smallest p-value {n_resamples} resamples can give is "
-        f"1/({n_resamples} + 1) = {smallest:.4g}, so no candidate could tell any pair apart; give {n_name} "
-        f"{measure.resamples_for(alpha)} or more"
+        f"{names[1]}{n_resamples} is too few for {names[0]}{alpha:g}: a pair is significant when its p-value is below "
+        f"alpha, and the smallest p-value is 1/({n_resamples} + 1) = {1 / (n_resamples + 1):.4g}; give "
+        f"{names[1]}{needed} or more"
     )
 
 
 def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]]:
     """The candidate settings, discount by discount, then cut-off, then gain; their measure specs canonical."""
-    for name, value in (("discounts", discounts), ("cutoffs", cutoffs), ("gains", gains)):
+    given = {"discounts": discounts, "cutoffs": cutoffs, "gains": gains}
+    for name, value in given.items():
         if isinstance(value, str) or not isinstance(value, Sequence):
             raise TypeError(f"{name} must be a non-empty sequence, got {value!r}")
         if not value:
             raise ValueError(f"{name} must be a non-empty sequence, got an empty {type(value).__name__}")
-    discount_specs = _discount_specs(discounts)
+    discount_specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
     gain_specs = [str(parse_gain(g, builtin_only=True)) for g in gains]
     ks = [check_int(k, "cutoffs", low=1, none=True) for k in cutoffs]
-    for name, given, values in (("cutoffs", cutoffs, ks), ("gains", gains, gain_specs)):
+    for name, values in (("discounts", discount_specs), ("cutoffs", ks), ("gains", gain_specs)):
         if len(set(values)) != len(values):
-            raise ValueError(f"{name} has a value twice: {list(given)!r}")
+            raise ValueError(f"{name} has a value twice: {list(given[name])!r}")
+    if REFERENCE not in discount_specs:
+        raise ValueError(
+            f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
+            f"got {list(discounts)!r}"
+        )
     out = []
     for d, k, g in itertools.product(discount_specs, ks, gain_specs):
         (parsed,) = parse_measures("ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})")
         out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g})
     return out
-
-
-def _too_few_queries(shared: str) -> str:
-    return (
-        f"the runs share {shared}; advise needs at least 2 queries every run answered, to compare the runs on two "
-        f"disjoint sets of queries (the swap rate) and against the queries' own variation (Phi)"
-    )
-
-
-def _discount_specs(discounts: Sequence[Any]) -> list[str]:
-    """Each discount's canonical spec, one that is log2's function named ``REFERENCE`` (``log(base=2)`` is log2);
-    refused if two are one function (``zipf`` and ``power(beta=1)``) or none is log2. Functions are compared by their
-    values on the ranks 1 to 10,000: the built-in families are analytic in the rank and their parameters, so two that
-    agree there to 1e-12 are one function for any ranking a collection holds."""
-    ranks = np.arange(1.0, 10_001.0)
-    parsed = [parse_discount(d, builtin_only=True) for d in discounts]
-    values = [np.asarray(d(ranks)) for d in parsed]
-    for (i, a), (j, b) in itertools.combinations(enumerate(values), 2):
-        if np.allclose(a, b, rtol=1e-12, atol=0):
-            raise ValueError(
-                f"discounts has one discount twice: {discounts[i]!r} and {discounts[j]!r} are the same function of "
-                f"the rank"
-            )
-    log2 = parse_discount(REFERENCE)(ranks)
-    specs = [
-        REFERENCE if np.allclose(v, log2, rtol=1e-12, atol=0) else str(d) for d, v in zip(parsed, values, strict=True)
-    ]
-    if REFERENCE not in specs:
-        raise ValueError(
-            f"discounts must include {REFERENCE!r} (or a spec of its function, 1/log2(r+1)), the reference of the "
-            f"agreement and of the rule; got {list(discounts)!r}"
-        )
-    return specs
 
 
 def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":
@@ -442,59 +377,14 @@ def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
     """The rule of :func:`advise` among the ``eligible`` rows (default all): the chosen row, the shortlisted rows."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
-    shortlisted = _shortlist(table["power"].to_numpy(), eligible)
-    return _pick(table, shortlisted), shortlisted
-
-
-def _shortlist(power: np.ndarray, eligible: np.ndarray) -> np.ndarray:
-    """The rule's step 1: the eligible candidates whose power is within ``POWER_MARGIN`` of the highest."""
-    return eligible & (power >= power[eligible].max() - POWER_MARGIN - 1e-12)
-
-
-def _pick(table: "pd.DataFrame", shortlisted: np.ndarray) -> Any:
-    """The rule's steps 2 and 3: the shortlisted row with the highest Phi, or log2 with its gain and cut-off."""
+    top = table["power"][eligible].max()
+    shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
     same = short[_log2_of(short, table.loc[best])]
     if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
         best = same.index[0]
-    return best
-
-
-def _deciding(
-    table: "pd.DataFrame",
-    tests: list[DiscriminativePower],
-    eligible: np.ndarray,
-    shortlisted: np.ndarray,
-    chosen: Any,
-    settings: dict[str, Any],
-) -> list[tuple[str, list[float]]]:
-    """The candidates on which the choice turns by p-values within the resampling error of alpha, each with those
-    p-values. A candidate's place on the shortlist is in doubt when its power with every such pair counted the other
-    way (as not significant if it is, as significant if not) would put it on the other side of the margin, the highest
-    power also taken at its most and least; it decides when moving it alone onto or off the shortlist changes the
-    chosen row."""
-    alpha = settings["alpha"]
-    error = measure.resampling_error(alpha, settings["n_resamples"])
-    near = [np.abs(t.pvalues - alpha) <= error for t in tests]
-    low = np.array([np.mean(t.significant & ~n) for t, n in zip(tests, near, strict=True)])
-    high = np.array([np.mean(t.significant | n) for t, n in zip(tests, near, strict=True)])
-    floor = low[eligible].max() - POWER_MARGIN - 1e-12  # the least the margin's edge can be ...
-    ceiling = high[eligible].max() - POWER_MARGIN - 1e-12  # ... and the most
-    doubtful = eligible & np.where(shortlisted, low < ceiling, high >= floor)
-    out = []
-    for i in np.flatnonzero(doubtful):
-        moved = shortlisted.copy()
-        moved[i] = not moved[i]
-        if not moved.any() or _pick(table, moved) != chosen:
-            out.append((str(table["measure"].iloc[i]), sorted(tests[i].pvalues[near[i]].tolist())))
-    return out
-
-
-def _opposed(test: DiscriminativePower, reference: DiscriminativePower, systems: Sequence[str]) -> list[str]:
-    """The pairs of systems both tests tell apart, but in opposite directions ("a and b")."""
-    both = test.significant & reference.significant & (np.sign(test.differences) * np.sign(reference.differences) < 0)
-    return [f"{systems[i]} and {systems[j]}" for i, j in zip(test.first[both], test.second[both], strict=True)]
+    return best, shortlisted
 
 
 def _percent(share: float) -> str:
@@ -509,15 +399,11 @@ def _reasons(
     n_queries: int,
     n_systems: int,
     settings: dict[str, Any],
-    opposed: Sequence[list[str]] | None = None,
-    deciding: Sequence[tuple[str, list[float]]] = (),
 ) -> list[str]:
-    """The recommendation's reasons. ``opposed``: each row's pairs of systems it and its log2 tell apart in opposite
-    directions; ``deciding``: the candidates on which the choice turns by p-values near alpha (see ``_deciding``)."""
     row = table.loc[chosen]
-    opposed = opposed if opposed is not None else [[] for _ in range(len(table))]
     n_pairs = n_systems * (n_systems - 1) // 2
     alpha, target = settings["alpha"], settings["target_swap_rate"]
+    largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
@@ -529,8 +415,8 @@ def _reasons(
         else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
     )
     reasons = [
-        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD; the counts come from "
-        f"{settings['n_resamples']} random resamples); {best}"
+        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
+        f"{settings['n_resamples']} resamples); {best}"
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
@@ -545,43 +431,59 @@ def _reasons(
             f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
         )
     )
-    reasons.append(_stability(row, curve, target, n_pairs))
+    queries = row["queries_for_swap_target"]
+    if math.isinf(queries):
+        how_many = "the swap curve does not fall, so no query count is estimated"
+    elif queries <= curve[0][0] and curve[0][1] <= target:
+        how_many = f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, below the target of "
+        how_many += _percent(target)
+    elif queries <= curve[0][0]:  # the fit crosses before the first size; a later size is at or below the target then
+        reached = _plural(next(size for size, rate in curve if rate <= target), "query")
+        how_many = f"the exponential fit reaches {_percent(target)} before the smallest size measured, where the rate "
+        how_many += f"is still {_percent(curve[0][1])}; measured, it is first at or below the target with {reached}"
+    else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
+        how = "interpolated" if queries <= largest else "extrapolated"
+        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
+        how_many = (
+            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
+            f"{_plural(math.ceil(queries), 'query')} ({how})"
+        )
+        if queries > largest and row["pairs_significant"] < n_pairs:
+            apart = f"{n_pairs - row['pairs_significant']} of {n_pairs}"
+            how_many += f"; read that count as optimistic: with pairs not told apart ({apart}), nearly equal systems "
+            how_many += "keep swapping at every size"
+    reasons.append(
+        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
+        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
+    )
     if row["discount"] != REFERENCE:
         ref = table[_log2_of(table, row)].iloc[0]
         tau = row["tau_log2"]
-        alike = (
-            f"the two give the systems {_orders(tau)}"
-            if math.isfinite(tau)
-            else "Kendall tau between their orders is undefined: the systems' means tie under one of the two"
-        )
+        alike = f"the two order the systems alike at Kendall tau = {tau:.2f}." if tau > 0 else _against(row, tau) + "."
+        if math.isnan(tau):
+            alike = "Kendall tau between their orders is undefined: the systems' means tie under one of the two."
         reasons.append(
             f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
             f"Phi = {_value(ref['phi'], 3)}; {alike}"
-            + (f"; the two {_opposite(opposed[chosen])}." if opposed[chosen] else ".")
         )
     else:
         others = table[_same_setting(table, row) & (table["discount"] != REFERENCE)]
-        if len(others):
+        if len(taus := others["tau_log2"]):
+            defined = taus.dropna()
+            order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
+            if len(defined):
+                like = "order the systems like log2" if defined.min() > 0 else "compare with log2's order"
+                order = f"the other discounts {like} at Kendall tau {defined.min():.2f} to {defined.max():.2f}"
+            if 0 < len(defined) < len(taus):
+                order += (
+                    f", except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
+                    f"systems' means tie, where tau is undefined"
+                )
+            order += "".join(f"; {_against(o, o['tau_log2'])}" for _, o in others.iterrows() if o["tau_log2"] <= 0)
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
-                f"{PHI_MARGIN:g} of the highest Phi among those; {_against_log2(others, opposed)} (same gain and "
-                f"cut-off)."
+                f"{PHI_MARGIN:g} of the highest Phi among those; {order} (same gain and cut-off)."
             )
-    if deciding:
-        error = measure.resampling_error(alpha, settings["n_resamples"])
-        shown = "; ".join(
-            f"{spec}: p = {', '.join(f'{p:.3f}' for p in pvalues)}"
-            if pvalues
-            else f"{spec}, by the most discriminative candidates' p-values"
-            for spec, pvalues in list(deciding)[:3]
-        )
-        more = f" and {len(deciding) - 3} more" if len(deciding) > 3 else ""
-        reasons.append(
-            f"caution: the choice turns on p-values within the resampling error of alpha (within {error:.3f} of "
-            f"{alpha:g}: two standard errors with {settings['n_resamples']} resamples); they decide whether a "
-            f"candidate is as discriminative as the best ({shown}{more}): another seed, or the runs in another order, "
-            f"may change the recommendation, and more resamples narrow the error."
-        )
     if n_systems < 3:
         reasons.append(
             "caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
@@ -612,90 +514,10 @@ def _reasons(
     return reasons
 
 
-def _stability(row: Any, curve: list[tuple[int, float]], target: float, n_pairs: int) -> str:
-    """The reason on the swap rate. The fit's query count gets the guide's caveat where it extrapolates beyond the
-    sizes measured while some pair of systems is not told apart: such nearly equal systems keep swapping at every
-    size, so the curve flattens on a log scale and the straight line carried beyond the data falls faster than it."""
-    (first, first_rate), largest = curve[0], curve[-1][0]
-    queries = row["queries_for_swap_target"]
-    if math.isinf(queries):
-        how_many = "the swap curve does not fall, so no query count is estimated"
-    elif queries <= first and first_rate <= target:
-        how_many = f"already with {_plural(first, 'query')} it is {_percent(first_rate)}, "
-        how_many += f"below the target of {_percent(target)}"
-    elif queries <= first:  # the fit crosses before the first size, whose measured rate is still above the target
-        reached = [size for size, rate in curve if rate <= target]
-        how_many = (
-            f"the exponential fit of the swap curve reaches {_percent(target)} before the smallest size measured, "
-            f"where the rate is still {_percent(first_rate)}; "
-            + (
-                f"measured, it is first at or below the target with {_plural(reached[0], 'query')}"
-                if reached
-                else "no measured size comes down to the target, so no query count is estimated"
-            )
-        )
-    else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
-        how = "interpolated" if queries <= largest else "extrapolated"
-        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
-        how_many = (
-            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
-            f"{_plural(math.ceil(queries), 'query')} ({how})"
-        )
-        apart = n_pairs - int(row["pairs_significant"])
-        if queries > largest and apart:
-            which = "the one pair is" if n_pairs == 1 else f"{apart} of the {n_pairs} pairs are"
-            how_many += (
-                f"; read that count as optimistic: {which} not told apart, and systems that nearly tie keep swapping "
-                f"at every size, so the curve flattens where the fitted line keeps falling"
-            )
-    return (
-        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
-        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
-    )
-
-
-def _orders(tau: float) -> str:
-    """Two orders of the systems compared by Kendall's tau, in words: tau's sign is that of the pairs of systems in the
-    same order less the pairs reversed."""
-    if tau >= 1 - 1e-9:
-        words = "the same order"
-    elif tau <= -1 + 1e-9:
-        words = "opposite orders, one the other reversed"
-    elif tau > 0:
-        words = "orders that agree on more pairs than they disagree on"
-    elif tau < 0:
-        words = "orders that disagree on more pairs than they agree on"
-    else:
-        words = "orders that agree on as many pairs as they disagree on"
-    return f"{words} (Kendall tau = {tau:.2f})"
-
-
-def _opposite(pairs: list[str]) -> str:
-    """What it means that two discounts tell ``pairs`` of systems apart in opposite directions."""
-    shown = "; ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
-    which = "a pair of systems" if len(pairs) == 1 else f"{len(pairs)} pairs of systems"
-    return f"tell apart {which} ({shown}) in opposite directions: the choice of discount changes which system wins"
-
-
-def _against_log2(others: "pd.DataFrame", opposed: Sequence[list[str]]) -> str:
-    """How the other discounts (same gain and cut-off) order the systems against log2, in words."""
-    taus = others["tau_log2"]
-    if taus.isna().all():
-        return "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
-    agree = others[taus > 0]
-    said = []
-    if len(agree):
-        low, high = f"{agree['tau_log2'].min():.2f}", f"{agree['tau_log2'].max():.2f}"
-        who = "the other discounts" if len(agree) == len(others) else ", ".join(agree["discount"])
-        said.append(f"{who} order the systems like log2 at Kendall tau {low}" + ("" if low == high else f" to {high}"))
-    said += [f"{d} and log2 give {_orders(tau)}" for d, tau in zip(others["discount"], taus, strict=True) if tau <= 0]
-    said += [f"{other['discount']} and log2 {_opposite(opposed[i])}" for i, other in others.iterrows() if opposed[i]]
-    if taus.isna().any():
-        said.append(
-            f"{_plural(int(taus.isna().sum()), 'discount')} under which (or under log2) the systems' means tie, where "
-            f"tau is undefined"
-        )
-    return "; ".join(said)
+def _against(row: Any, tau: float) -> str:
+    """A discount whose order of the systems is not log2's (Kendall tau <= 0), in plain words."""
+    how = "reverses" if tau <= -1 + 1e-9 else "disagrees with"
+    return f"{row['discount']} {how} log2's order of the systems (Kendall tau = {tau:.2f})"
 
 
 def _at(cutoff: str) -> str:

@@ -14,9 +14,8 @@ from ._measurements import queries_for_swap_rate
 if TYPE_CHECKING:
     from ._advise import Advice
 
-#: The cut-offs' marker shapes and the gains' fill styles, in the order of the table (the defaults: none, 10, 20, 100
-#: as o, s, D, ^; linear filled, exp2 hollow); the discounts' colours are matplotlib's ten. Beyond 15 cut-offs, 6 gains
-#: or 10 discounts they repeat.
+#: The cut-offs' marker shapes and the gains' fill styles in the table's order (none, 10, 20, 100: o, s, D, ^; linear
+#: filled, exp2 hollow), the discounts' colours matplotlib's ten: beyond 15 cut-offs, 6 gains or 10 discounts, repeated.
 _MARKERS = "osD^v<>phP*Xd8H"
 _FILLS = ("full", "none", "left", "right", "bottom", "top")
 
@@ -32,16 +31,8 @@ def advice_figure(advice: Advice) -> Figure:
     markers = {c: _MARKERS[i % len(_MARKERS)] for i, c in enumerate(dict.fromkeys(table["cutoff"]))}
     fills = {g: _FILLS[i % len(_FILLS)] for i, g in enumerate(dict.fromkeys(table["gain"]))}
     for _, row in table.iterrows():
-        left.plot(
-            row["power"],
-            row["phi"],
-            linestyle="",
-            marker=markers[row["cutoff"]],
-            markersize=6.5,
-            markeredgewidth=1.3,
-            color=colours[row["discount"]],
-            fillstyle=fills[row["gain"]],
-        )
+        style = dict(marker=markers[row["cutoff"]], fillstyle=fills[row["gain"]], color=colours[row["discount"]])
+        left.plot(row["power"], row["phi"], linestyle="", markersize=6.5, markeredgewidth=1.3, **style)
     chosen = table.loc[table["recommended"]].iloc[0]
     left.scatter(chosen["power"], chosen["phi"], s=260, facecolors="none", edgecolors="black", linewidths=1.5)
     left.annotate(

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..stats import DiscriminativePower, discriminative_power, kendall_tau, swap_rates, variance_components
+from ..stats import discriminative_power, kendall_tau, swap_rates, variance_components
 
 #: Query subsets per size of the swap curve: ``SWAP_POINTS`` sizes evenly spaced up to half the queries.
 SWAP_POINTS = 8
@@ -15,30 +15,12 @@ SWAP_POINTS = 8
 PHI_TARGET = 0.8
 
 
-def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> DiscriminativePower:
-    """The system pairs significantly different at ``alpha`` by the randomised Tukey HSD test (Carterette 2012;
-    family-wise over all pairs): ``.power`` is their share, ``.pvalues`` and ``.differences`` each pair's."""
-    return discriminative_power(matrix, test="tukey", alpha=alpha, n_resamples=n_resamples, seed=seed)
-
-
-def resampling_error(alpha: float, n_resamples: int) -> float:
-    """Two standard errors of a Monte Carlo p-value near ``alpha`` from ``n_resamples`` resamples (binomial): a pair
-    whose p-value lies within this of ``alpha`` may fall on the other side of it with other draws."""
-    return 2 * math.sqrt(alpha * (1 - alpha) / n_resamples)
-
-
-def smallest_pvalue(n_resamples: int) -> float:
-    """The smallest p-value the randomised Tukey HSD test gives with ``n_resamples`` (Monte Carlo, the observed
-    statistic counted among the resamples): ``(0 + 1) / (n_resamples + 1)``."""
-    return 1 / (n_resamples + 1)
-
-
-def resamples_for(alpha: float) -> int:
-    """The fewest resamples whose smallest p-value is below ``alpha``: a pair is significant when p < alpha."""
-    n = max(math.floor(1 / alpha) - 2, 1)  # too few: 1 / (n + 1) > alpha; counted up in the test's own arithmetic
-    while not smallest_pvalue(n) < alpha:
-        n += 1
-    return n
+def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> tuple[float, int, np.ndarray]:
+    """Share and count of system pairs significantly different at ``alpha`` by the randomised Tukey HSD test
+    (Carterette 2012; family-wise over all pairs), and the pairs' p-values."""
+    result = discriminative_power(matrix, test="tukey", alpha=alpha, n_resamples=n_resamples, seed=seed)
+    significant = int(np.count_nonzero(result.significant))
+    return significant / result.pvalues.size, significant, result.pvalues
 
 
 def dependability(matrix: np.ndarray) -> tuple[float, float, float]:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import os
 from typing import Any
 
-from ..cli_common import fail, finish, json_value, non_negative_int, positive_int, share, strict_json
+from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -55,8 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--format",
         default="text",
         choices=["text", "csv", "json"],
-        help="text (default): the recommendation and the table; csv: the table; json: everything (in the table, "
-        'an infinite query count is the string "Infinity", an undefined value null)',
+        help="text (default): the recommendation and the table; csv: the table; json: everything (an infinite query "
+        'count is "Infinity", an undefined value null)',
     )
     parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
@@ -65,12 +64,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``advise`` command; return the exit status."""
     from ..evaluation import InputError
-    from . import advise
-    from ._advise import too_few_resamples
+    from ._advise import advise, too_few_resamples
 
-    too_few = too_few_resamples(args.alpha, args.resamples, ("--alpha", "--resamples"))
-    if too_few:  # before the work, whose every candidate would tell no pair apart
-        return fail("advise", too_few)
+    if too_few_resamples(args.alpha, args.resamples):  # before the work, whose every candidate would tell no pair apart
+        return fail("advise", too_few_resamples(args.alpha, args.resamples, ("--alpha ", "--resamples ")))
     if args.figure:  # before the work, which a missing library or an unknown format would throw away
         if importlib.util.find_spec("matplotlib") is None:
             return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")
@@ -81,9 +78,8 @@ def run(args: argparse.Namespace) -> int:
             return fail(
                 "advise", f"--figure {args.figure!r}: give the file a suffix matplotlib writes (.png, .pdf, .svg)"
             )
-        folder = os.path.dirname(os.path.abspath(args.figure))
-        if not os.path.isdir(folder):
-            return fail("advise", f"--figure {args.figure!r}: there is no folder {folder!r} to write it in")
+        if not os.path.isdir(os.path.dirname(os.path.abspath(args.figure))):
+            return fail("advise", f"--figure {args.figure!r}: its folder does not exist")
     try:
         options = dict(convention=args.convention, complete=args.complete, alpha=args.alpha, seed=args.seed)
         options.update(target_swap_rate=args.target_swap_rate, n_resamples=args.resamples, swap_trials=args.trials)
@@ -108,13 +104,8 @@ def _text(advice: Any) -> str:
 
 
 def _json(advice: Any) -> str:
-    """Strict JSON, which has no infinity and no NaN: in the table an infinite query count (no number of queries
-    reaches the target) is the string ``"Infinity"`` (JavaScript's ``Number`` and Python's ``float`` read it), an
-    undefined value (0 / 0; the swap target of a candidate that orders no pair) null."""
-    rows = [
-        {key: "Infinity" if value == math.inf else json_value(value) for key, value in row.items()}
-        for row in advice.table.to_dict("records")
-    ]
+    """Strict JSON, which has no infinity: an infinite query count is the string ``"Infinity"`` (as JavaScript's
+    ``Number`` and Python's ``float`` read it), an undefined value (NaN) null."""
     return strict_json(
         {
             "recommended": advice.recommended,
@@ -124,7 +115,7 @@ def _json(advice: Any) -> str:
             "queries": advice.n_queries,
             "settings": advice.settings,
             "notes": list(advice.notes),
-            "candidates": rows,
+            "candidates": advice.table.replace(float("inf"), "Infinity"),
             "swap_curves": advice.swap_curves,
         }
     )
