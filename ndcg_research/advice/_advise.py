@@ -415,8 +415,8 @@ def _reasons(
         else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
     )
     reasons = [
-        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
-        f"{settings['n_resamples']} resamples); {best}"
+        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD; the counts come from "
+        f"{settings['n_resamples']} random resamples); {best}"
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
