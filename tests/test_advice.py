@@ -732,12 +732,12 @@ def test_discounts_refused_are_shown_as_given():
 
 
 def test_one_shared_query_is_refused_in_advises_terms():
-    # It said "paired tests need at least 2", a test advise's caller never asked for.
+    # It said "paired tests need at least 2", a test advise's caller never asked for (run_matrices says it for both).
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"a": 1}}
     runs = {"x": {"q1": {"a": 2, "b": 1}}, "y": {"q1": {"a": 1, "b": 2}}}
     with pytest.raises(ValueError) as raised:
         advise(qrels, runs, complete=False, **SMALL)
-    assert str(raised.value) == "the runs share only 1 evaluated query; advise needs at least 2"
+    assert str(raised.value) == "the runs share only 1 evaluated query; comparing runs needs at least 2"
 
 
 def test_json_tells_an_infinite_count_from_an_undefined_value():

@@ -206,5 +206,5 @@ def test_runs_sharing_fewer_than_two_queries_are_refused_in_plain_words():
     qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "a"], "relevance": [1, 1]})
     one = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "a"], "score": [1.0, 1.0]})
     other = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
-    with pytest.raises(ValueError, match=r"^the runs share only 1 evaluated query; paired tests need at least 2$"):
+    with pytest.raises(ValueError, match=r"^the runs share only 1 evaluated query; comparing runs needs at least 2$"):
         run_matrices(qrels, {"one": one, "other": other}, "ndcg", complete=False)

@@ -227,12 +227,7 @@ def advise(
     if too_few_resamples(alpha, n_resamples):
         raise ValueError(too_few_resamples(alpha, n_resamples))
     measures = [c["measure"] for c in candidates]
-    try:
-        data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
-    except ValueError as error:  # run_matrices's "the runs share ...; paired tests need at least 2", in advise's terms
-        if "; paired tests need" not in str(error):
-            raise
-        raise ValueError(str(error).replace("paired tests need", "advise needs")) from error
+    data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))

@@ -92,7 +92,7 @@ def run_matrices(
     common = functools.reduce(np.intersect1d, defined)
     if common.size < 2:
         shared = "no evaluated query" if common.size == 0 else f"only {common.size} evaluated query"
-        raise ValueError(f"the runs share {shared}; paired tests need at least 2")
+        raise ValueError(f"the runs share {shared}; comparing runs needs at least 2")
     dropped = np.setdiff1d(np.concatenate(result.queries), common)
     if dropped.size:
         more = f" and {dropped.size - 10} more" if dropped.size > 10 else ""
