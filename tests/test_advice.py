@@ -498,6 +498,19 @@ def test_resamples_too_few_for_any_p_value_below_alpha_are_refused(alpha, refuse
     assert message.endswith(f"give n_resamples = {enough} or more")
 
 
+@pytest.mark.parametrize("alpha", [1e-17, 5e-324, 1 / 2**31])
+def test_an_alpha_below_every_p_value_the_test_can_give_is_refused_as_such(alpha):
+    # The count it named (10^17) was beyond the resamples allowed, and 5e-324 raised OverflowError (1 / alpha).
+    from ndcg_research._validation import MAX_RESAMPLES
+
+    assert 1 / (MAX_RESAMPLES + 1) >= alpha  # no allowed count gives a p-value below it, by hand
+    message = _advise.too_few_resamples(alpha, 1000)
+    assert message.startswith(f"alpha = {alpha:g} is below every p-value the test can give: with at most 2147483647")
+    qrels, runs = collection(0, systems=3, queries=8, docs=10)
+    with pytest.raises(ValueError, match="below every p-value the test can give"):
+        advise(qrels, runs, **{**SMALL, "alpha": alpha})
+
+
 def test_the_resamples_asked_for_are_the_fewest_in_float_arithmetic():
     # 1 / alpha is rounded: for alpha = 1/k and its float neighbours the count named is still the fewest n with
     # 1 / (n + 1) < alpha, as the test computes it, found here by counting up.

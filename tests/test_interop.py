@@ -12,6 +12,7 @@ import math
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -332,6 +333,20 @@ def test_the_evaluators_other_notes_reach_ir_measures_users_as_warnings():
     messages = [str(w.message) for w in warned]
     assert len(messages) == 1
     assert "tied scores in a list of 16 or more documents, where ranx orders ties by an unstable sort" in messages[0]
+
+
+def test_notes_on_what_ir_measures_scores_alike_are_not_warned():
+    # q2 has no relevant judgment (ideal DCG 0: scored 0 by trec_eval's rules, as ir_measures scores it) and the run's
+    # q3 has no judgments (ir_measures ignores it): no warning. XGBoost's preset scores such a query 1: warned.
+    qrels = [ir_measures.Qrel("q1", "a", 1), ir_measures.Qrel("q2", "a", 0)]
+    run = [ir_measures.ScoredDoc(q, "a", 1.0) for q in ("q1", "q2", "q3")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = ir_measures.calc_aggregate([ir_measure("ndcg@10")], qrels, run)
+    assert list(values.values()) == [0.5]
+    with pytest.warns(UserWarning, match=r"1 query has ideal DCG 0 .*; scored 1 \(xgboost\)"):
+        values = ir_measures.calc_aggregate([ir_measure("ndcg@10", convention="xgboost")], qrels, run)
+    assert list(values.values()) == [1.0]
 
 
 def test_scores_equal_in_float32_tie_only_under_the_pytrec_eval_convention():

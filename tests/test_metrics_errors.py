@@ -625,7 +625,7 @@ def test_callables_returning_complex_or_masked_arrays_are_refused(function, matc
         (
             lambda: nr.ndcg(np.array([1, 2**60 + 1], dtype=np.uint64)),
             ValueError,
-            r"^relevance holds 1152921504606846977 \(position 2\), which float64 cannot hold \(it would become 1.152921504606847e\+18\): distinct values could become one; round or rescale relevance to float64 first$",
+            r"^relevance holds 1152921504606846977 \(position 2\), which float64 makes 1.152921504606847e\+18: distinct values would become one; round or rescale relevance to float64 first$",
         ),
         (
             lambda: nr.Discount("log2")([5, np.inf]),

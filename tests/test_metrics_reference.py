@@ -712,7 +712,7 @@ def test_custom_gains_see_floats_whatever_the_grade_dtype():
 
 def test_integer_scores_beyond_float_precision_are_refused():
     # 2^53 and 2^53 + 1 are distinct integers but the same float64: they would silently tie.
-    with pytest.raises(ValueError, match=r"y_score holds 9007199254740993 \(position 2\), which float64 cannot hold"):
+    with pytest.raises(ValueError, match=r"y_score holds 9007199254740993 \(position 2\), which float64 makes"):
         nr.ndcg_from_scores([0, 1], np.array([2**53, 2**53 + 1]))
     assert nr.ndcg_from_scores([0, 1], np.array([2**52, 2**52 + 1])) == 1.0  # exact below 2^53
 
@@ -723,11 +723,18 @@ def test_long_double_scores_that_float64_would_tie_are_refused():
     scores = np.array([1 + np.longdouble(2) ** -60, 1], dtype=np.longdouble)
     if scores[0] == scores[1]:
         pytest.skip("long double is float64 on this platform")
-    with pytest.raises(ValueError, match=r"y_score holds 1\.00000000000000000\d* \(position 1\), which float64 cannot"):
+    tied = r"y_score holds 1\.00000000000000000\d* \(position 1\) and 1\.0 \(position 2\), which float64 makes 1\.0"
+    with pytest.raises(ValueError, match=tied):
         nr.ndcg_from_scores([0, 1], scores)
-    # Long doubles that float64 holds are taken as the float64 values.
+    # Long doubles that stay apart in float64 are taken as float64 values, as evaluate reads them (1/3 is not a
+    # float64, but no other score becomes it).
     exact = np.array([0.5, 0.25], dtype=np.longdouble)
     assert nr.ndcg_from_scores([0, 1], exact) == 1 / math.log2(3)
+    apart = np.array([1 / np.longdouble(3), 0.5], dtype=np.longdouble)
+    assert nr.ndcg_from_scores([0, 1], apart) == 1.0
+    # Scores are compared within their query: equal in float64 across queries is no tie.
+    across = np.array([[1 + np.longdouble(2) ** -60, 0.5], [1, 0.5]], dtype=np.longdouble)
+    assert nr.ndcg_from_scores([[1, 0], [1, 0]], across).tolist() == [1.0, 1.0]
 
 
 @pytest.mark.parametrize(
@@ -740,7 +747,7 @@ def test_long_double_scores_that_float64_would_tie_are_refused():
     ],
 )
 def test_integer_grades_beyond_float_precision_are_refused(call, value):
-    with pytest.raises(ValueError, match=rf"relevance(\[1\])? holds {value} \(position \d\), which float64 cannot"):
+    with pytest.raises(ValueError, match=rf"relevance(\[1\])? holds {value} \(position \d\), which float64 makes"):
         call()
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_instance, check_int, check_real, check_resamples
+from .._validation import MAX_RESAMPLES, check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
 from ..stats import TIE_TOLERANCE, run_matrices
@@ -154,7 +154,7 @@ def advise(
     A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
     apart on nothing: it is measured but never recommended, and a note names it.
 
-    The reasons warn when a shortlisted candidate (the recommended and the most discriminative among them) has a pair
+    The reasons warn when a shortlisted candidate (one within the power margin of the highest) has a pair
     whose p-value lies within two standard errors of ``alpha``, ``2 sqrt(alpha (1 - alpha) / n_resamples)``: the choice
     may change with another seed or the runs in another order. They read the swap fit's query count as optimistic where
     it is extrapolated beyond the sizes measured while some pair of runs is not told apart.
@@ -224,8 +224,9 @@ def advise(
         "convention": check_instance(convention, "convention", str, what="a convention name"),
     }
     alpha, n_resamples, seed = settings["alpha"], settings["n_resamples"], settings["seed"]
-    if too_few_resamples(alpha, n_resamples):
-        raise ValueError(too_few_resamples(alpha, n_resamples))
+    message = too_few_resamples(alpha, n_resamples)
+    if message:
+        raise ValueError(message)
     measures = [c["measure"] for c in candidates]
     data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
@@ -303,7 +304,7 @@ def advise(
     if near:  # the shortlist and the choice may change with other draws
         name, p = min(near, key=lambda pair: abs(pair[1] - alpha))
         reasons.append(
-            f"caution: a pair's p-value under {name} is {p:.3f}, within the resampling error of alpha = {alpha:g} "
+            f"caution: a pair's p-value under {name} is {p:.4f}, within the resampling error of alpha = {alpha:g} "
             f"(two standard errors with {n_resamples} resamples: {error:.3f}): the choice may change with another seed "
             f"or the runs in another order; more resamples narrow the error."
         )
@@ -326,6 +327,11 @@ def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = (
     of :func:`advise` and of its command, whose option ``names`` it takes); empty if one can."""
     if 1 / (n_resamples + 1) < alpha:
         return ""
+    if alpha * (MAX_RESAMPLES + 1) <= 1:  # (also keeps 1 / alpha finite below)
+        return (
+            f"{names[0]}{alpha:g} is below every p-value the test can give: with at most {MAX_RESAMPLES} resamples, "
+            f"the smallest is 1/({MAX_RESAMPLES} + 1); give a larger alpha"
+        )
     needed = math.floor(1 / alpha)  # the fewest n with 1 / (n + 1) < alpha, but 1 / alpha is rounded: checked
     needed = needed - 1 if 1 / needed < alpha else needed + (1 / (needed + 1) >= alpha)
     return (

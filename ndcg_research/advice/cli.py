@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation import InputError
     from ._advise import advise, too_few_resamples
 
-    if too_few_resamples(args.alpha, args.resamples):  # before the work, whose every candidate would tell no pair apart
-        return fail("advise", too_few_resamples(args.alpha, args.resamples, ("--alpha ", "--resamples ")))
+    message = too_few_resamples(args.alpha, args.resamples, ("--alpha ", "--resamples "))
+    if message:  # before the work, whose every candidate would tell no pair apart
+        return fail("advise", message)
     if args.figure:  # before the work, which a missing library or an unknown format would throw away
         if importlib.util.find_spec("matplotlib") is None:
             return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")

@@ -47,23 +47,32 @@ def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> n
 
 
 def _check_exact(array: np.ndarray, name: str) -> None:
-    """Refuse values that float64, in which everything is computed, would change (64-bit integers beyond 2^53,
-    long doubles): distinct values could become one, scores a tie and grades one grade."""
+    """Refuse values that float64, in which everything is computed, would make of distinct values one: 64-bit integers
+    beyond 2^53 that it changes, long doubles that it makes equal in one list (scores a tie, grades one grade). Other
+    long doubles are rounded to float64, as ``evaluate`` reads them."""
     if array.dtype.itemsize <= 4 or array.dtype == np.float64:  # bool, small integers, float16/32: exact
         return
     if array.dtype.kind in "iu" and -(2**53) <= int(array.min()) and int(array.max()) <= 2**53:
         return  # every integer up to 2^53 is a float64
-    flat = array.ravel()
+    rows = array.reshape(-1, array.shape[-1]) if array.ndim else array.reshape(1, 1)
     with np.errstate(invalid="ignore", over="ignore"):  # a float64 beyond the integer type wraps: changed too
-        as_float = flat.astype(np.float64)
-        changed = (as_float.astype(array.dtype) != flat) & (flat == flat)  # (NaN is refused as not finite)
-    if changed.any():
-        i = int(np.argmax(changed))
-        query, column = divmod(i, array.shape[-1]) if array.ndim == 2 else (0, i)
-        where = f"position {column + 1}" if array.ndim < 2 else f"query {query}, position {column + 1}"
-        raise ValueError(  # str: every digit of a long double (format() would show it as a float64)
-            f"{name} holds {flat[i]!s} ({where}), which float64 cannot hold (it would become {float(as_float[i])!r}): "
-            f"distinct values could become one; round or rescale {name} to float64 first"
+        as_float = rows.astype(np.float64)
+        if array.dtype.kind == "f":  # each value against its neighbour in its list's order (NaN refused later)
+            order = np.argsort(rows, axis=1, kind="stable")
+            wide, narrow = np.take_along_axis(rows, order, 1), np.take_along_axis(as_float, order, 1)
+            merged = (narrow[:, 1:] == narrow[:, :-1]) & (wide[:, 1:] != wide[:, :-1])
+            bad = np.zeros(rows.shape, dtype=bool)
+            bad[:, 1:] = merged
+        else:
+            bad = as_float.astype(array.dtype) != rows
+    if bad.any():
+        query, j = np.argwhere(bad)[0]
+        columns = (order[query, j], order[query, j - 1]) if array.dtype.kind == "f" else (j,)
+        shown = " and ".join(f"{rows[query, c]!s} (position {c + 1})" for c in columns)  # str: every digit
+        raise ValueError(
+            f"{name}{'' if array.ndim < 2 else f' (query {query})'} holds {shown}, which float64 makes "
+            f"{float(as_float[query, columns[0]])!r}: distinct values would become one; round or rescale {name} to "
+            f"float64 first"
         )
 
 
@@ -72,7 +81,7 @@ def checked_array(data: Any, name: str, *, low: float) -> np.ndarray:
     exact in float64, not finite or below ``low`` (for calling a ``Gain`` or ``Discount`` directly)."""
     array = np.asarray(_ordered(data, name))
     values = _numeric(array, name, _NUMERIC_KINDS, keep_integers=False)
-    bad = ~(values >= low) | (values == np.inf)  # NaN too
+    bad = ~np.isfinite(values) | (values < low)
     if bad.any():
         i = int(np.argmax(bad.ravel()))
         raise ValueError(f"{name} must be finite and >= {low:g}, got {values.ravel()[i].item()!r} at position {i + 1}")

@@ -96,7 +96,8 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
     values = _call("discount", discount, np.arange(1, length + 1, dtype=np.float64), "ranks", f"the ranks 1..{length}")
     name = _label(discount)
     # D may reach 0 (underflow deep down, as geometric's does) but not start there: D(1) > 0.
-    bad = ~np.isfinite(values) | (values < 0) | (np.arange(length) == 0) & (values <= 0)
+    bad = ~np.isfinite(values) | (values < 0)
+    bad[:1] |= values[:1] <= 0
     if np.any(bad):
         rank = int(np.argmax(bad)) + 1
         raise ValueError(

@@ -196,8 +196,7 @@ def _values(
         order = np.argsort(wide, kind="stable")
         if (j := _first((raw[order][1:] == raw[order][:-1]) & (wide[order][1:] != wide[order][:-1]))) is not None:
             i, other = int(order[j + 1]), int(order[j])
-            # every digit their precision holds (str shows a long double as a float64)
-            a, b = (np.format_float_positional(wide[k], trim="0") for k in (i, other))
+            a, b = (str(wide[k]) for k in (i, other))  # str: every digit of a long double
             raise InputError(
                 f"{where(i)}: {column} {a} and {b} ({where(other)}) are one float64, "
                 f"{float(raw[i])!r} (the tools' precision): they would tie; round the {column}s to float64 first"

@@ -109,9 +109,11 @@ class NDCG(ir_measures.Measure):
         except NoJudgedQuery:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         # ir_measures has no place for notes: each is a warning, but those it has rules for (queries the run does not
-        # answer or the qrels do not judge, an ideal DCG of 0 scored 0) and those on undefined queries (said below)
+        # answer or the qrels do not judge, an ideal DCG of 0 scored 0, as ir_measures' nDCG scores it) and those on
+        # undefined queries (said below)
         for note in result.notes:
-            if not any(kind in note for kind in _OWN_RULES):
+            scored_one = "ideal DCG 0 (" in note and self._convention.zero_ideal != "zero"
+            if scored_one or not any(kind in note for kind in _OWN_RULES):
                 warnings.warn(note, stacklevel=2)
         undefined = result.queries[0][np.isnan(result.values[0][0])]
         if undefined.size:
