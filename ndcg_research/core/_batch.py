@@ -55,6 +55,7 @@ def _check_exact(array: np.ndarray, name: str) -> None:
     if array.dtype.kind in "iu" and -(2**53) <= int(array.min()) and int(array.max()) <= 2**53:
         return  # every integer up to 2^53 is a float64
     rows = array.reshape(-1, array.shape[-1]) if array.ndim else array.reshape(1, 1)
+    order = np.broadcast_to(np.arange(rows.shape[1]), rows.shape)  # the positions of the values compared
     with np.errstate(invalid="ignore", over="ignore"):  # a float64 beyond the integer type wraps: changed too
         as_float = rows.astype(np.float64)
         if array.dtype.kind == "f":  # each value against its neighbour in its list's order (NaN refused later)
