@@ -765,6 +765,16 @@ def test_json_tells_an_infinite_count_from_an_undefined_value():
     assert row["queries_for_swap_target"] is None and row["erho2"] is None
 
 
+def test_the_figure_without_matplotlib_says_what_to_install(monkeypatch):
+    # It raised the import's own traceback (the command said what to install; the method did not).
+    import sys
+
+    advice = advise(*collection(0, systems=3, queries=8, docs=10), **SMALL)
+    monkeypatch.setitem(sys.modules, "ndcg_research.advice._figure", None)
+    with pytest.raises(ModuleNotFoundError, match=r"^Advice.figure needs matplotlib \(.*\): pip install matplotlib$"):
+        advice.figure()
+
+
 def test_a_figure_in_a_missing_folder_is_refused_before_the_work(tmp_path, capsys):
     target = tmp_path / "missing" / "advice.png"
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(target)], capsys)

@@ -177,6 +177,11 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
         (["-m", "nDCG@10"], "unknown measure 'nDCG@10' (measure names are lower case: 'ndcg@10'); valid measures"),
         (["-m", "NDCG_cut.10"], "unknown measure 'NDCG_cut.10' (measure names are lower case: 'ndcg_cut.10')"),
         (["-m", "ndcgx"], "unknown measure 'ndcgx'; valid measures"),
+        # a newcomer's slips: the name trec_eval prints copied back, two measures in one -m, an upper-case name
+        # that is no measure in lower case either (it said "measure names are lower case: 'ndcg@x'")
+        (["-m", "ndcg_cut_10"], "(the name trec_eval prints; it reads ndcg_cut.10, or write ndcg@10); valid"),
+        (["-m", "ndcg@10,ndcg@20"], "(one measure per spec, each -m on the command line; ndcg_cut.10,20 lists"),
+        (["-m", "NDCG@X"], "unknown measure 'NDCG@X'; valid measures"),
         (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
         (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
@@ -194,6 +199,16 @@ def test_bad_measures(files, capfdbinary, args, message):
     status, out, err = run_cli(capfdbinary, *args, files / "qrels", files / "run")
     assert status == 1 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_a_measure_given_without_its_m_is_said_to_be_one(files, capfdbinary, command):
+    # "-m ndcg@10 ndcg@20 QRELS RUN": ndcg@20 became the qrels file, and the message said only that it does not exist.
+    runs = [files / "run"] * (2 if command == "compare" else 1)
+    status = main([command, "-m", "ndcg@10", "ndcg@20", *map(str, [files / "qrels", *runs])])
+    out, err = (stream.decode() for stream in capfdbinary.readouterr())
+    assert status == 1 and out == ""
+    assert err.endswith("qrels file 'ndcg@20' does not exist; a measure? give -m before each: -m ndcg@10 -m ndcg@20\n")
 
 
 def test_bad_input_one_line_error(files, capfdbinary):

@@ -113,9 +113,13 @@ class Advice:
         return "\n".join(lines + others)
 
     def figure(self) -> "Figure":
-        """One figure: every candidate's discriminative power and dependability (left), and the swap
-        curves of the recommended setting and of log2 with the same gain and cut-off (right)."""
-        from ._figure import advice_figure
+        """One figure (needs matplotlib): every candidate's discriminative power and dependability (left; colour:
+        discount, shape: cut-off, fill: gain), and the swap curves of every discount at the recommended gain and
+        cut-off, the recommended one with its exponential fit (right)."""
+        try:
+            from ._figure import advice_figure
+        except ModuleNotFoundError as error:
+            raise ModuleNotFoundError(f"Advice.figure needs matplotlib ({error}): pip install matplotlib") from None
 
         return advice_figure(self)
 

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("advise", message)
     if args.figure:  # before the work, which a missing library or an unknown format would throw away
         if importlib.util.find_spec("matplotlib") is None:
-            return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")
+            return fail("advise", "--figure needs matplotlib: pip install matplotlib")
         from matplotlib.backend_bases import FigureCanvasBase
 
         suffix = os.path.splitext(args.figure)[1].lstrip(".").lower()

@@ -190,9 +190,14 @@ def _parse_spec(text: str) -> Measure:
     match = re.fullmatch(r"\s*ndcg\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
     if match is None:
         name, hint = text.strip(), ""
+        cut = re.fullmatch(r"ndcg_cut_(\d+)", name)
         if not name.lower().startswith("ndcg"):
             hint = " (nDCG only)"
-        elif name != name.lower():  # ir_measures writes nDCG@10
+        elif cut:  # the name trec_eval prints, copied back
+            hint = f" (the name trec_eval prints; it reads ndcg_cut.{cut[1]}, or write ndcg@{cut[1]})"
+        elif "," in name or " " in name:
+            hint = " (one measure per spec, each -m on the command line; ndcg_cut.10,20 lists cut-offs)"
+        elif name != name.lower() and _parses(name.lower()):  # ir_measures writes nDCG@10
             hint = f" (measure names are lower case: {name.lower()!r})"
         raise ValueError(f"unknown measure {text!r}{hint}; {VALID_MEASURES}")
     k = None if match.group(1) is None else int(match.group(1))
@@ -213,6 +218,13 @@ def _parse_spec(text: str) -> Measure:
         raise type(error)(f"measure {text!r}: {error}") from None
     gains = _checked_gains(options["gains"], text) if "gains" in options else None  # (Measure refuses it beside gain)
     return _spec_measure(k, gain, discount, gains)
+
+
+def _parses(text: str) -> bool:
+    try:
+        return bool(_parse_one(text))
+    except ValueError:
+        return False
 
 
 def _parse_one(text: str) -> list[Measure]:

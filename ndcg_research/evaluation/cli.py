@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -131,6 +132,8 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
     from ._frames import named_runs
     from ._readers import predictions_columns, svmlight_columns
 
+    if not os.path.exists(qrels) and re.fullmatch(r"ndcg\S*", qrels):  # -m ndcg@10 ndcg@20 QRELS RUN
+        raise ValueError(f"qrels file {qrels!r} does not exist; a measure? give -m before each: -m ndcg@10 -m ndcg@20")
     named = dict(named_runs(list(runs)))
     if not svmlight:
         return qrels, named
