@@ -308,9 +308,10 @@ def advise(
     if near:  # the shortlist and the choice may change with other draws
         name, p = min(near, key=lambda pair: abs(pair[1] - alpha))
         reasons.append(
-            f"caution: a pair's p-value under {name} is {p:.4f}, within the resampling error of alpha = {alpha:g} "
-            f"(two standard errors with {n_resamples} resamples: {error:.3f}): the choice may change with another seed "
-            f"or the runs in another order; more resamples narrow the error."
+            f"caution: a pair's p-value under {name} is {p:.4g}, {'below' if p < alpha else 'not below'} alpha = "
+            f"{alpha:g} but within the resampling error (two standard errors with {n_resamples} resamples: "
+            f"{error:.3f}): the choice may change with another seed or the runs in another order; more resamples "
+            f"narrow the error."
         )
     swap_curves = {"measure": np.repeat(measures, sizes.size), "size": np.tile(sizes, len(measures))}
     return Advice(
