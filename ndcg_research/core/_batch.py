@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from ._ranking import merged_by_float64
+
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
@@ -55,24 +57,19 @@ def _check_exact(array: np.ndarray, name: str) -> None:
     if array.dtype.kind in "iu" and -(2**53) <= int(array.min()) and int(array.max()) <= 2**53:
         return  # every integer up to 2^53 is a float64
     rows = array.reshape(-1, array.shape[-1]) if array.ndim else array.reshape(1, 1)
-    order = np.broadcast_to(np.arange(rows.shape[1]), rows.shape)  # the positions of the values compared
-    with np.errstate(invalid="ignore", over="ignore"):  # a float64 beyond the integer type wraps: changed too
-        as_float = rows.astype(np.float64)
-        if array.dtype.kind == "f":  # each value against its neighbour in its list's order (NaN refused later)
-            order = np.argsort(rows, axis=1, kind="stable")
-            wide, narrow = np.take_along_axis(rows, order, 1), np.take_along_axis(as_float, order, 1)
-            merged = (narrow[:, 1:] == narrow[:, :-1]) & (wide[:, 1:] != wide[:, :-1])
-            bad = np.zeros(rows.shape, dtype=bool)
-            bad[:, 1:] = merged
-        else:
-            bad = as_float.astype(array.dtype) != rows
-    if bad.any():
-        query, j = np.argwhere(bad)[0]
-        columns = (order[query, j], order[query, j - 1]) if array.dtype.kind == "f" else (j,)
+    found: tuple[int, tuple[int, ...]] | None
+    if array.dtype.kind == "f":
+        found = merged_by_float64(rows)
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):  # a float64 beyond the integer type wraps: changed too
+            changed = np.argwhere(rows.astype(np.float64).astype(array.dtype) != rows)
+        found = (int(changed[0, 0]), (int(changed[0, 1]),)) if changed.size else None
+    if found is not None:
+        query, columns = found
         shown = " and ".join(f"{rows[query, c]!s} (position {c + 1})" for c in columns)  # str: every digit
         raise ValueError(
             f"{name}{'' if array.ndim < 2 else f' (query {query})'} holds {shown}, which float64 makes "
-            f"{float(as_float[query, columns[0]])!r}: distinct values would become one; round or rescale {name} to "
+            f"{float(rows[query, columns[0]])!r}: distinct values would become one; round or rescale {name} to "
             f"float64 first"
         )
 

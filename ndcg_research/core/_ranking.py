@@ -147,3 +147,16 @@ def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str
     out = out.astype(np.float64, copy=False)
     out[rows] = np.where(rank >= above, filled, out[rows])
     return out
+
+
+def merged_by_float64(rows: np.ndarray) -> tuple[int, tuple[int, int]] | None:
+    """The first row of long doubles (rows x n) in which float64 makes two distinct values one, and their positions
+    (the larger first), or None: each value is compared with its neighbour in its row's order (NaN never merges)."""
+    order = np.argsort(rows, axis=1, kind="stable")
+    wide = np.take_along_axis(rows, order, 1)
+    narrow = wide.astype(np.float64)
+    merged = np.argwhere((narrow[:, 1:] == narrow[:, :-1]) & (wide[:, 1:] != wide[:, :-1]))
+    if not merged.size:
+        return None
+    row, j = merged[0]
+    return int(row), (int(order[row, j + 1]), int(order[row, j]))

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from .._validation import check_path, type_and_value
+from ..core._ranking import merged_by_float64
 from ._readers import (
     GRADE_LIMIT,
     MAX_GRADE,
@@ -193,9 +194,8 @@ def _values(
         exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)
     elif dtype.itemsize > 8 and kind == "run":  # long double: refused where float64 makes two scores one (a tie)
         wide = np.asarray(series, dtype=dtype)
-        order = np.argsort(wide, kind="stable")
-        if (j := _first((raw[order][1:] == raw[order][:-1]) & (wide[order][1:] != wide[order][:-1]))) is not None:
-            i, other = int(order[j + 1]), int(order[j])
+        if (found := merged_by_float64(wide[None, :])) is not None:
+            i, other = found[1]
             a, b = (str(wide[k]) for k in (i, other))  # str: every digit of a long double
             raise InputError(
                 f"{where(i)}: {column} {a} and {b} ({where(other)}) are one float64, "
