@@ -308,6 +308,8 @@ def scratch_copy(notebooks_dir: Path, only: list[str] | None, out: Path) -> tupl
     selected = runner.select_notebooks(runner.discover_notebooks(notebooks_dir), only)
     for path in selected:
         shutil.copy(path, work / "notebooks" / path.name)
+    # Notebooks read the example collection beside them (notebook 14: ../examples), as in the repository.
+    shutil.copytree(notebooks_dir.resolve().parent / "examples", work / "examples")
     return work, selected
 
 
