@@ -99,8 +99,8 @@ HEADLINE = Headline.from_tables(
     "15_levels_and_thresholds",
     headline_figure,
     lambda results: (
-        "(a) Under 1/r with an uncertain top the standardized gap settles at its computed finite limit (dashed; "
-        "dotted: independent grades). (b) nDCG@n^a under log2: fitted growth exponent of the standardized gap against "
+        "(a) Under 1/r with an uncertain top, the standardized gap of each pair against its computed finite limit "
+        "(dashed; dotted: independent grades). (b) nDCG@n^a under log2: fitted growth exponent of the standardized gap against "
         "a, the law (lines) and a*_n (dotted)."
     ),
 )
