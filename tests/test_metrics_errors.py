@@ -413,6 +413,12 @@ def test_builtin_discount_rejects_ranks_below_one():
         nr.parse_discount("log2")([0, 1])
 
 
+def test_gain_called_on_a_matrix_names_the_bad_entry_by_its_index():
+    # by hand: the first entry below 0 in row-major order is row 1, column 0 (a flat position would say 3)
+    with pytest.raises(ValueError, match=r"grades must be finite and >= 0, got -1\.0 at index \(1, 0\)"):
+        nr.parse_gain("exp2")([[1, 2], [-1, 3]])
+
+
 # --- ideal must contain the retrieved grades ------------------------------------------------------
 
 

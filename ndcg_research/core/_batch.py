@@ -82,7 +82,8 @@ def checked_array(data: Any, name: str, *, low: float) -> np.ndarray:
     bad = ~np.isfinite(values) | (values < low)
     if bad.any():
         i = int(np.argmax(bad.ravel()))
-        raise ValueError(f"{name} must be finite and >= {low:g}, got {values.ravel()[i].item()!r} at position {i + 1}")
+        at = f"position {i + 1}" if values.ndim < 2 else f"index {tuple(map(int, np.unravel_index(i, values.shape)))}"
+        raise ValueError(f"{name} must be finite and >= {low:g}, got {values.ravel()[i].item()!r} at {at}")
     return values
 
 
