@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -163,6 +164,45 @@ def test_identical_systems_have_no_system_or_interaction_variance(seed):
     v = variance_components(np.vstack([x, x + 0.1]))
     assert v.interaction == 0.0 and v.system == pytest.approx(0.05**2 * 2)  # MS_system = 12 * 2 * 0.05^2, / 12 topics
     assert v.stability(12) == 1.0 and v.topics_for_stability(0.95) == 0.0
+
+
+def exact_components(y: np.ndarray) -> tuple[Fraction, Fraction]:
+    """(system, topic) components of the two-way ANOVA in exact rational arithmetic of the float values."""
+    s, t = y.shape
+    cells = [[Fraction(v) for v in row] for row in y.tolist()]
+    grand = sum(map(sum, cells)) / (s * t)
+    rows = [sum(row) / t for row in cells]
+    columns = [sum(row[j] for row in cells) / s for j in range(t)]
+    ms_s = t * sum((m - grand) ** 2 for m in rows) / (s - 1)
+    ms_t = s * sum((m - grand) ** 2 for m in columns) / (t - 1)
+    residual = sum((cells[i][j] - rows[i] - columns[j] + grand) ** 2 for i in range(s) for j in range(t))
+    ms_e = residual / ((s - 1) * (t - 1))
+    return (ms_s - ms_e) / t, (ms_t - ms_e) / s
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_component_zero_in_exact_arithmetic_is_zero(seed):
+    # Copies of one system but a single cell: MS_system = MS_residual exactly (checked in rational arithmetic), so the
+    # system component is 0; the floats' deviations are rounded to ~1e-16 each, and the mean squares (~1e-7) then
+    # differ by ~1e-20 in relative steps far above 100 eps: that difference is rounding, not a system variance.
+    y = np.tile(np.random.default_rng(seed).uniform(0.3, 0.9, 12), (3, 1))
+    y[1, 0] += 0.002
+    system, topic = exact_components(y)
+    assert system == 0
+    v = variance_components(y)
+    assert v.system == 0.0 and v.topic == pytest.approx(float(topic), rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_small_real_components_are_kept(seed):
+    # System effects of 1e-6 and 3e-6 on two rows of three: a real component of about 2e-12, far above rounding,
+    # kept to the exact value's precision.
+    y = np.tile(np.random.default_rng(seed).uniform(0.3, 0.9, 12), (3, 1))
+    y[1] += 1e-6
+    y[2] += 3e-6
+    system, topic = exact_components(y)
+    v = variance_components(y)
+    assert system > 0 and v.system == pytest.approx(float(system), rel=1e-6)
 
 
 def test_equal_mean_squares_give_a_zero_component():

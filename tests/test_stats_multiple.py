@@ -73,6 +73,18 @@ def test_randomised_tukey_hsd_matches_exact_enumeration():
     assert r.first.tolist() == [0, 0, 1] and r.second.tolist() == [1, 2, 2]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_tukey_hsd_of_systems_apart_on_one_query_only_gives_p_1(seed):
+    # Systems 0 and 2 are equal, system 1 differs from them on query 0 alone. Shuffling the systems within a query
+    # moves that one value to some system, so every range of means is |difference| exactly: every p-value is 1 (by
+    # hand; the exact enumeration would list 6^n relabelings, all reaching). The float means of a shuffle and of
+    # the observed systems are summed in other orders: a range short of |difference| by rounding is no evidence.
+    rng = np.random.default_rng(seed)
+    x = np.tile(rng.uniform(0.3, 0.9, 50), (3, 1))
+    x[1, 0] += 0.1
+    assert tukey_hsd(x, n_resamples=200, seed=seed).pvalue.tolist() == [1.0, 1.0, 1.0]
+
+
 def test_randomised_tukey_hsd_controls_the_family_wise_error_under_the_null():
     # 600 collections of 5 exchangeable systems (i.i.d. per query): the share with any pair
     # significant at 0.05 must be near 0.05. Its standard error is 0.009: a random seed fails the

@@ -12,7 +12,7 @@ from scipy import stats
 from .._validation import check_array, check_int, check_resamples, type_and_value
 from ._inputs import check_level, check_pair, check_scores
 from ._paired import TIE_TOLERANCE
-from ._resampling import TOLERANCE, query_subsets
+from ._resampling import TOLERANCE, mean_rounding, query_subsets
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -209,8 +209,9 @@ def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
 
     The two-way random-effects ANOVA ``y_st = mu + a_s + b_t + e_st``. A component that is the rounding residue of 0 is
-    0: a difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard
-    deviation is within 100 epsilons of the mean ``|y_st|``.
+    0: a difference of two mean squares within their rounding (100 machine epsilons of the larger, or what the
+    rounding of the means they square can make of it), or a component whose standard deviation is within 100
+    epsilons of the mean ``|y_st|``.
 
     Parameters
     ----------
@@ -245,9 +246,14 @@ def variance_components(scores: Any) -> VarianceComponents:
     ms_residual = np.sum(residual**2) / ((s - 1) * (t - 1))
     # The rounding scale of a variance: (100 eps x mean |y|)^2; below it, a component is a residue of 0.
     floor = (TOLERANCE * float(np.abs(matrix).mean())) ** 2
+    # Every deviation (a mean from the grand mean, or a residual) is off by at most ``error`` (a bound on the rounding
+    # of any mean of the table), so a mean square MS of K x N deviations over df degrees of freedom is
+    # off by at most 2 error sqrt(K N MS / df) (Cauchy-Schwarz): sqrt(2 K MS) for a factor, sqrt(4 MS) for residuals.
+    error = float(mean_rounding(matrix.reshape(1, -1))[0])
 
     def component(mean_square: float, cells: int) -> float:
-        if mean_square - ms_residual <= TOLERANCE * max(mean_square, ms_residual):  # equal mean squares
+        rounding = 2 * error * (math.sqrt(2 * cells * mean_square) + 2 * math.sqrt(ms_residual))
+        if mean_square - ms_residual <= max(TOLERANCE * max(mean_square, ms_residual), rounding):  # equal mean squares
             return 0.0
         value = float((mean_square - ms_residual) / cells)
         return value if value > floor else 0.0
