@@ -354,6 +354,22 @@ def test_compressed_input_recognised_by_content_not_by_name(files, name, pack):
     np.testing.assert_array_equal(a.values[0], b.values[0])
 
 
+@pytest.mark.parametrize("pack", [lzma.compress, bz2.compress])
+def test_concatenated_streams_are_one_file_and_bytes_after_them_are_refused(files, pack):
+    # As xz -d and bzip2 -d read them: streams one after another are one file, xz's stream padding (zero bytes,
+    # between and after streams) is allowed, and bytes after the last stream that begin none are not data: bz2.open
+    # and lzma.open dropped them silently (a run's last lines lost), and refused xz's padding as corrupt data.
+    data = RUN.encode()
+    half = data.index(b"\n", len(data) // 2) + 1
+    padding = b"\0" * 4 if pack is lzma.compress else b""
+    (files / "streams").write_bytes(pack(data[:half]) + padding + pack(data[half:]) + padding)
+    expected = evaluate(files / "qrels", files / "run")
+    np.testing.assert_array_equal(evaluate(files / "qrels", files / "streams").values[0], expected.values[0])
+    (files / "tail").write_bytes(pack(data[:half]) + data[half:])
+    with pytest.raises(InputError, match=r"tail: cannot read the (xz|bzip2) data \(truncated or corrupt\?\)"):
+        evaluate(files / "qrels", files / "tail")
+
+
 class _Trickle(io.RawIOBase):
     """A pipe whose writer is slow: each read gives one byte (a buffered reader's peek then holds one byte)."""
 
@@ -545,12 +561,21 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
         ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
         ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
         ("ndcg.1=3,1=5", r"grade 1 is given two gains; trec_eval accepts this, but its ranking may take one gain"),
+        ("ndcg.-1=5", r"grade -1 is below 0: trec_eval gives its gain to the ranked documents of that grade but not"),
+        ("ndcg.1=2,-2=5", r"grade -2 is below 0: .*grade -1's to every unjudged document"),
         ("ndcg.1=1_0", r"gain '1_0' is not a number"),
     ],
 )
 def test_measure_names_trec_eval_reads_otherwise_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_measures(spec)
+
+
+def test_gain_maps_trec_eval_reads_alike_are_read_alike():
+    # gain_init.c reads a level with atol after valid_int (an optional sign, digits): -0 is grade 0. The same gain
+    # given twice for one grade is one gain (two entries, one value: ranking and ideal agree).
+    assert parse_measures("ndcg.-0=4,2=9")[0].gains == ((0, 4.0), (2, 9.0))
+    assert parse_measures("ndcg.1=3,1=3.0")[0].gains == ((1, 3.0),)
 
 
 @pytest.mark.parametrize("spec", ["ndcg_cut.1, 2", "ndcg_cut. 1,2 ", "ndcg_cut.1,\t2\n"])

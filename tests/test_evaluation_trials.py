@@ -319,15 +319,19 @@ def test_cutoffs_2_to_the_31_apart_are_refused_where_trec_eval_misorders_them(tm
 def test_grades_beyond_what_trec_eval_computes_are_scored_exactly_with_a_note(tmp_path):
     # gain_init.c allocates its gain table (24-byte entries, one per grade from 0) with a byte count cast to 32 bits:
     # from grade 2^32 // 24 = 178,956,970 it wraps and trec_eval's ndcg crashes (one below, it runs for minutes).
+    # form_res_rels.c reserves (grade + 1) longs per query for every measure: trec_eval 10.0 computes ndcg_cut.1 at
+    # 178,956,970 (1.4 GB) and stops at 10^10 ("Can't calculate measure 'ndcg_cut'", exit 4; 80 GB).
     (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\n")
     for grade, noted in ((178_956_969, False), (178_956_970, True), (10**10, True)):
         (tmp_path / "qrels").write_text(f"q 0 a {grade}\nq 0 b 1\n")
-        result = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", "ndcg_cut.1"])
-        assert result.values[0][:, 0].tolist() == [1.0, 1.0]  # a above b: the ideal order
-        said = [n for n in result.notes if f"the largest grade, {grade}, is beyond what trec_eval's ndcg computes" in n]
-        assert len(said) == noted and all("from grade 178956970 on (it crashes; ndcg_cut has" in n for n in said)
-        # trec_eval's ndcg_cut has no gain table and computes these (0.6309 in the adversarial trial): no note.
-        assert not any("largest grade" in n for n in evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg_cut.1").notes)
+        for measures, crash in ((["ndcg", "ndcg_cut.1"], True), (["ndcg_cut.1"], False)):
+            result = evaluate(tmp_path / "qrels", tmp_path / "run", measures)
+            assert result.values[0][:, 0].tolist() == [1.0] * len(measures)  # a above b: the ideal order
+            said = [n for n in result.notes if f"the largest grade, {grade}, is beyond what trec_eval computes" in n]
+            assert len(said) == noted
+            assert all(("from grade 178956970 on (it crashes)" in n) == crash for n in said)
+            gigabytes = f"{(grade + 1) * 8 / 1e9:.1f} GB"  # 1.4 GB, 80.0 GB
+            assert all(f"8 bytes per grade from 0 for each query (form_res_rels.c: {gigabytes})" in n for n in said)
 
 
 # ---------------------------------------------------------------- the qrels comment rule (get_qrels.c)
@@ -528,6 +532,12 @@ def test_messages_about_a_frame_name_it_and_say_what_is_wrong():
             _qrels().assign(relevance=pd.array([1, None, 1], dtype="Int64")),
             run,
             r"^qrels DataFrame row 1: relevance is missing$",
+        ),
+        # a nullable float column's <NA> is missing too, not "must be finite, got nan" (its NaN: not finite)
+        *(
+            (_qrels(), run.assign(score=pd.array(values, dtype=dtype)), rf"^run DataFrame row 1: score {said}$")
+            for dtype in ("Float64", "double[pyarrow]")
+            for values, said in (([1.0, None], "is missing"), ([1.0, float("inf")], "must be finite, got inf"))
         ),
     ]
     for qrels, table, message in cases:

@@ -188,13 +188,18 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
         them = "query has no grade above 0; it is" if skipped == 1 else "queries have no grade above 0; they are"
         notes.append(f"{skipped} judged {them} not evaluated ({conv.name})")
     # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
-    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg (not ndcg_cut) crashes.
+    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg crashes. Every measure
+    # reserves a counter per grade from 0 for each query (form_res_rels.c): 1.4 GB there, 80 GB for a grade of 10^10.
     top = int(judgments.grade.max())
-    if top >= 2**32 // 24 and trec and any(m.k is None for m in plan.measures):
+    if top >= 2**32 // 24 and trec:
+        crash = (
+            "its ndcg's gain table (gain_init.c) overflows a 32-bit byte count from grade 178956970 on (it crashes); "
+        )
         notes.append(
-            f"the largest grade, {top}, is beyond what trec_eval's ndcg computes: its gain table (gain_init.c) "
-            f"overflows a 32-bit byte count from grade 178956970 on (it crashes; ndcg_cut has none); the values here "
-            f"are exact"
+            f"the largest grade, {top}, is beyond what trec_eval computes reliably: "
+            f"{crash if any(m.k is None for m in plan.measures) else ''}each measure reserves 8 bytes per grade from 0 "
+            f"for each query (form_res_rels.c: {(top + 1) * 8 / 1e9:.1f} GB), and it stops where it cannot have them "
+            '("Can\'t calculate measure"); the values here are exact'
         )
     for m in plan.measures:
         if not trec or m.gains is None:

@@ -187,8 +187,9 @@ def _values(
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} DataFrame column {column!r} must be numeric, got dtype {dtype}")  # (a dict's are)
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
-    if (i := _first(~np.isfinite(raw))) is not None:  # in an integer column (Int64), only a missing value (<NA>)
-        problem = "is missing" if dtype.kind in "iu" else f"must be finite, got {float(raw[i])!r}"
+    if (i := _first(~np.isfinite(raw))) is not None:  # a nullable column's <NA> (Int64, Float64, pyarrow) is missing
+        missing = dtype.kind in "iu" or not isinstance(dtype, np.dtype) and bool(series.isna().iloc[i])
+        problem = "is missing" if missing else f"must be finite, got {float(raw[i])!r}"
         raise InputError(f"{where(i)}: {column} {problem}")
     if dtype.kind in "iu":  # an integer column's own values (uint64 beyond 2^63 too) are its exact ones
         exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)

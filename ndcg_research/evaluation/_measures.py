@@ -145,19 +145,24 @@ def _trec_gains(measure: str, params: str) -> Measure:
         level, sep, gain = item.partition("=")
         if not sep or not level or not gain:
             raise ValueError(f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r}; {VALID_MEASURES}")
-        if not re.fullmatch(r"\+?[0-9]+", level):
+        if not re.fullmatch(r"[+-]?[0-9]+", level):  # (gain_init.c's valid_int; -0 is grade 0)
             raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
-        if int(level) in pairs:
+        if int(level) < 0:
             raise ValueError(
-                f"measure {measure!r}: grade {int(level)} is given two gains; trec_eval accepts this, but its "
-                "ranking may take one gain and its ideal the other (gain_init.c): give each grade once"
+                f"measure {measure!r}: grade {level} is below 0: trec_eval gives its gain to the ranked documents of "
+                "that grade but not to the ideal (grade -1's to every unjudged document, its mark for them): give "
+                "gains for grades >= 0"
             )
         # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
         if not math.isfinite(float(gain)):
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
-        pairs[int(level)] = float(gain)
+        if pairs.setdefault(int(level), float(gain)) != float(gain):  # (the same gain twice is one)
+            raise ValueError(
+                f"measure {measure!r}: grade {int(level)} is given two gains; trec_eval accepts this, but its "
+                "ranking may take one gain and its ideal the other (gain_init.c): give each grade once"
+            )
     return Measure(f"ndcg_{params}", gains=tuple(pairs.items()))  # (sorted by Measure)
 
 

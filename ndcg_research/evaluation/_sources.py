@@ -79,6 +79,38 @@ class Recording:
         return data
 
 
+class Streams:
+    """The data of concatenated bzip2 or xz streams (``library``: bz2 or lzma), as ``bzip2 -d`` and ``xz -d`` read
+    them: bytes after the last stream that begin none are refused (``bz2.open`` and ``lzma.open`` drop them silently),
+    and xz's stream padding (zero bytes) is skipped (``lzma.open`` refuses it)."""
+
+    def __init__(self, stream: Any, library: Any) -> None:
+        self.stream, self.raw = stream, b""
+        self.decompressor: Any = None  # the current stream's, None between streams
+        self.padded = library.__name__ == "lzma"
+        self.new = library.LZMADecompressor if self.padded else library.BZ2Decompressor
+
+    def read(self, size: int) -> bytes:
+        while True:
+            if self.decompressor is not None and self.decompressor.eof:  # a stream ended: what it was given past it
+                self.raw, self.decompressor = self.decompressor.unused_data + self.raw, None
+            if self.decompressor is None:  # between streams: another one, padding, or the end
+                self.raw = self.raw or self.stream.read(BLOCK_SIZE)
+                if not self.raw:
+                    return b""
+                if self.padded and not (rest := self.raw.lstrip(b"\0")):
+                    self.raw = b""
+                    continue
+                self.raw, self.decompressor = rest if self.padded else self.raw, self.new()
+            data = b""
+            if self.decompressor.needs_input:
+                data, self.raw = self.raw or self.stream.read(BLOCK_SIZE), b""
+                if not data:
+                    raise EOFError("the data end inside a stream")
+            if out := self.decompressor.decompress(data, size):  # (bytes that begin no stream raise its error)
+                return bytes(out)
+
+
 class Prefixed:
     """A binary stream that reads ``head`` (bytes already read from ``stream``) before the rest of ``stream``."""
 
@@ -124,7 +156,8 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
         if command:
             raise InputError(f"{describe(path)}: holds {fmt}-compressed data, not read here: decompress it ({command})")
         if module:
-            stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
+            library = importlib.import_module(module)
+            stream = opened.enter_context(library.open(stream, "rb")) if module == "gzip" else Streams(stream, library)
         yield Source(describe(path), stream, fmt)
 
 
