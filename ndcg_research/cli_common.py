@@ -97,7 +97,7 @@ def write_output(command: str, text: str) -> int:
             sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stderr.close()
+        drop_stdout()
         return 141
     except OSError as error:
         drop_stdout()

@@ -260,6 +260,21 @@ def test_usage_errors_exit_2(files):
     assert result.returncode == 2
 
 
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_a_reader_that_closed_the_pipe_gets_141_and_only_the_notes_on_stderr(files, quiet):
+    # As C tools (trec_eval | true: 141, silent). The pipe's read end is closed before the command writes: it
+    # closed standard error on the broken pipe, then the exit's flush of it raised ValueError (status 1 and the
+    # interpreter's "lost sys.stderr" dump).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    command = [sys.executable, "-m", "ndcg_research", "evaluate", *quiet, str(files / "qrels"), str(files / "run")]
+    result = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    assert result.returncode == 141
+    assert all(line.startswith(b"ndcg-research evaluate: note: ") for line in result.stderr.splitlines())
+    assert bool(result.stderr) != bool(quiet)  # the notes, unless --quiet
+
+
 def test_whole_process_matches_in_process(files):
     result = subprocess.run(
         [
