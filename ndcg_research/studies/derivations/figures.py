@@ -100,7 +100,7 @@ HEADLINE = Headline.from_tables(
     headline_figure,
     lambda results: (
         "(a) Under 1/r with an uncertain top, the standardized gap of each pair against its computed finite limit "
-        "(dashed; dotted: independent grades). (b) nDCG@n^a under log2: fitted growth exponent of the standardized gap against "
-        "a, the law (lines) and a*_n (dotted)."
+        "(dashed; dotted: independent grades). (b) nDCG@n^a under log2: fitted growth exponent of the standardized "
+        "gap against a, the law (lines) and a*_n (dotted)."
     ),
 )
