@@ -38,9 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
             "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to OUTPUT/results, "
             "figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: the full profile run on every "
-            "notebook without --output publishes: figures to the committed figures/, result tables to the committed "
-            "results/full/ (a partial run with --only does not, unless --publish). A failing notebook does not stop the"
-            " run: the others run, then the command fails listing every failure."
+            "notebook of notebooks/ with its profiles.yaml, without --output, --figures-dir or --results-dir, "
+            "publishes: figures to the committed figures/, result tables to the committed results/full/ (a partial "
+            "run with --only does not, unless --publish). A failing notebook does not stop the run: the others run, "
+            "then the command fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
@@ -57,8 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--publish",
         action="store_true",
         default=None,
-        help="write figures to the committed figures/ and tables to results/full/ "
-        "(e.g. after a partial run of the full profile with --only)",
+        help="write figures to the committed figures/ and tables to results/full/ (e.g. after a partial run of the "
+        "full profile with --only); refused with another profile, --notebooks-dir, --profiles-file, --output, "
+        "--figures-dir or --results-dir",
     )
     rep.add_argument(
         "--progress",

@@ -104,20 +104,18 @@ class RunPlan:
     runs: tuple[NotebookRun, ...]
 
 
-def publishing(
-    *,
-    profile: str,
-    partial: bool,
-    default_notebooks: bool,
-    output_given: bool,
-    folders_given: bool,
-    publish: bool | None,
-) -> Publishing:
-    """Does a run write the committed ``figures/`` and ``results/full/``? As asked (``publish``), else only a full
-    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not."""
+def publishing(*, partial: bool, publish: bool | None, other: Sequence[str] = ()) -> Publishing:
+    """Does a run write the committed ``figures/`` and ``results/full/``? Only a run of the full profile of
+    ``notebooks/`` and its ``profiles.yaml`` into the default folders (``other``: the options saying otherwise, e.g.
+    ``--output``, which an explicit ``publish`` may not be given with): as asked, else when it runs every notebook."""
+    if publish and other:
+        raise RunnerError(
+            "--publish writes the committed figures/ and results/full/ from the full profile of notebooks/ and "
+            f"its profiles.yaml only, into no other folder: not with {', '.join(other)}"
+        )
     if publish is None:
-        publish = profile == "full" and not output_given and not partial and default_notebooks
-    if profile == "full" and partial and not publish and not output_given and not folders_given:
+        publish = not partial and not other
+    if partial and not publish and not other:
         return Publishing(
             False, " (a partial run: the committed figures/ and results/full/ are left alone; --publish updates them)"
         )
@@ -171,14 +169,16 @@ def plan_run(
             f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: {', '.join(unknown)}"
         )
     selected = select_notebooks(notebooks, only)
-    rule = publishing(
-        profile=profile,
-        partial=len(selected) < len(notebooks),
-        default_notebooks=nb_dir == (root / "notebooks").resolve(),
-        output_given=output is not None,
-        folders_given=figures_dir is not None or results_dir is not None,
-        publish=publish,
-    )
+    committed = (root / "notebooks").resolve()
+    other = {  # the options under which a run must not publish
+        f"--profile {profile}": profile != "full",
+        "--notebooks-dir": nb_dir != committed,
+        "--profiles-file": profiles_file is not None and profiles_path.resolve() != committed / "profiles.yaml",
+        "--output": output is not None,
+        "--figures-dir": figures_dir is not None,
+        "--results-dir": results_dir is not None,
+    }
+    rule = publishing(partial=len(selected) < len(notebooks), publish=publish, other=[k for k, v in other.items() if v])
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
     published = {"figures": root / "figures", "results": root / "results" / "full"}
     fig_dir, res_dir = (
