@@ -207,6 +207,13 @@ def test_timeout_names_the_notebook_and_cell(tmp_path):
     assert "at cell [3] of the executed notebook (code cell 2 of 04_slow.ipynb, starting 'import time ...')" in message
 
 
+def test_the_timeout_is_whole_seconds(tmp_path):
+    # papermill's cell timeout is an integer trait: 2.5 failed every notebook of a run with a TraitError
+    with pytest.raises(TypeError, match="timeout must be an integer >= 1 or None, got float 2.5"):
+        runner.run_notebook(FIXTURES / "01_ok.ipynb", tmp_path / "out.ipynb", timeout=2.5)
+    assert not (tmp_path / "out.ipynb").exists()
+
+
 def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
     with pytest.raises(runner.RunnerError, match="profile 'nope' is not in .*available: full, quick"):
         _reproduce(tmp_path, ["01"], profile="nope")

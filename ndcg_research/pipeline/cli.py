@@ -7,17 +7,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..cli_common import PROG, fail, real_argument
+from ..cli_common import PROG, fail, non_negative_int
 from . import profiles
 
-_seconds = real_argument(low=0, closed="neither")
 
-
-def _timeout(text: str) -> float | None:
-    """'none' or '0' for no limit, else a positive number of seconds."""
-    if text.strip().lower() in {"none", "0"}:
-        return None
-    return _seconds(text)
+def _timeout(text: str) -> int | None:
+    """'none' or 0 for no limit, else a whole number of seconds (papermill's cell timeout takes no fraction)."""
+    return None if text.strip().lower() == "none" else non_negative_int(text) or None
 
 
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
@@ -49,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_notebook_options(
         rep,
         only_help="run only these notebooks (stem, file name or number, e.g. 01)",
-        timeout_help=f"per-cell execution timeout (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
+        timeout_help=f"per-cell timeout in whole seconds (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
     )
     rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")

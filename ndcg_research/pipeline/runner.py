@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._validation import check_int
 from . import profiles
 from .profiles import (
     DEFAULT_TIMEOUT,
@@ -194,7 +195,7 @@ def reproduce(
     *,
     output: str | os.PathLike[str] | None = None,
     only: Iterable[str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     notebooks_dir: str | os.PathLike[str] | None = None,
     profiles_file: str | os.PathLike[str] | None = None,
     figures_dir: str | os.PathLike[str] | None = None,
@@ -237,7 +238,7 @@ def reproduce(
 
 
 def execute_plan(
-    plan: RunPlan, *, timeout: float | None, progress: bool | None, out: TextIO
+    plan: RunPlan, *, timeout: int | None, progress: bool | None, out: TextIO
 ) -> tuple[list[NotebookResult], list[NotebookFailed]]:
     """Run and check every notebook of ``plan`` in order (a failure does not stop the run): results and failures."""
     from tqdm import tqdm
@@ -342,7 +343,7 @@ def run_notebook(
     output_path: str | os.PathLike[str],
     parameters: Mapping[str, Any] | None = None,
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     cwd: str | os.PathLike[str] | None = None,
 ) -> float:
     """Execute one notebook with papermill into ``output_path`` (also on failure); return the seconds taken. A failure
@@ -350,6 +351,7 @@ def run_notebook(
     from papermill.exceptions import PapermillExecutionError
 
     path, output_path = Path(path), Path(output_path)
+    timeout = check_int(timeout, "timeout", low=1, none=True)  # papermill's TraitError on 2.5 would fail every notebook
     output_path.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     try:
@@ -472,7 +474,7 @@ def store(
     *,
     only: Iterable[str] | None = None,
     notebooks_dir: str | os.PathLike[str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     execute: bool = True,
     stream: TextIO | None = None,
 ) -> list[Path]:
