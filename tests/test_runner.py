@@ -214,6 +214,17 @@ def test_the_timeout_is_whole_seconds(tmp_path):
     assert not (tmp_path / "out.ipynb").exists()
 
 
+@pytest.mark.parametrize("option", ["output", "figures_dir", "results_dir"])
+def test_an_output_folder_that_is_a_file_is_refused_by_its_option(tmp_path, option):
+    # --output FILE was a NotADirectoryError traceback
+    (tmp_path / "file").write_text("mine\n")
+    flag = "--" + option.replace("_", "-")
+    with pytest.raises(runner.RunnerError, match=f"^{flag} '{tmp_path / 'file'}' is a file, not a folder$"):
+        folders = {"output": tmp_path / "out", option: tmp_path / "file"}
+        runner.reproduce("quick", only=["01"], notebooks_dir=FIXTURES, stream=io.StringIO(), **folders)
+    assert (tmp_path / "file").read_text() == "mine\n" and not (tmp_path / "out").exists()
+
+
 def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
     with pytest.raises(runner.RunnerError, match="profile 'nope' is not in .*available: full, quick"):
         _reproduce(tmp_path, ["01"], profile="nope")

@@ -153,6 +153,9 @@ def plan_run(
     publish: bool | None = None,
 ) -> RunPlan:
     """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
+    for option, given in (("--output", output), ("--figures-dir", figures_dir), ("--results-dir", results_dir)):
+        if given is not None and os.path.exists(given) and not os.path.isdir(given):
+            raise RunnerError(f"{option} {str(given)!r} is a file, not a folder")
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
