@@ -540,6 +540,16 @@ def test_the_command_refuses_too_few_resamples_before_the_work(capsys):
     assert err.rstrip().endswith("give --resamples 10000 or more")
 
 
+@pytest.mark.parametrize("option", ["--resamples", "--trials"])
+def test_more_resamples_or_trials_than_the_api_takes_are_refused_by_the_option(option, capsys):
+    # It said "swap_trials must be ...", the API's name, with status 1.
+    with pytest.raises(SystemExit) as raised:
+        run_command(["missing-qrels", "r1", "r2", option, "999999999999"], capsys)
+    assert raised.value.code == 2 and capsys.readouterr().err.endswith(
+        f"ndcg-research advise: error: argument {option}: must be an integer in [1, 2147483647], got '999999999999'\n"
+    )
+
+
 # ---------------------------------------------------------------- orders against log2
 
 

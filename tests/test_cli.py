@@ -23,6 +23,7 @@ from ndcg_research.cli_common import (
     note,
     positive_int,
     real_argument,
+    resample_count,
     share,
 )
 
@@ -214,7 +215,8 @@ def test_counting_options_of_every_command_share_one_parser():
         return next(a.type for a in _subcommands()[command]._actions if option in a.option_strings)
 
     assert option_type("evaluate", "-M") is non_negative_int  # -M 0 as trec_eval 10.0: every query scores 0
-    assert option_type("compare", "--resamples") is positive_int
+    assert option_type("compare", "--resamples") is resample_count
+    assert option_type("advise", "--resamples") is option_type("advise", "--trials") is resample_count
     assert option_type("compare", "--jobs") is positive_int
     assert option_type("compare", "--seed") is non_negative_int
     assert option_type("compare", "--confidence") is share
@@ -228,7 +230,10 @@ def test_counting_options_of_every_command_share_one_parser():
             ["evaluate", "-M", "ten", "q", "r"],
             "argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got 'ten'",
         ),
-        (["compare", "q", "a", "b", "--resamples", "2.5"], "argument --resamples: must be an integer >= 1, got '2.5'"),
+        (
+            ["compare", "q", "a", "b", "--resamples", "2.5"],
+            "argument --resamples: must be an integer in [1, 2147483647], got '2.5'",
+        ),
         (["compare", "q", "a", "b", "-j", "0"], "argument -j/--jobs: must be an integer >= 1, got '0'"),
         (["compare", "q", "a", "b", "--seed", "-1"], "argument --seed: must be an integer >= 0, got '-1'"),
         (

@@ -8,7 +8,7 @@ import importlib.util
 import os
 from typing import Any
 
-from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
+from ..cli_common import fail, finish, non_negative_int, resample_count, share, strict_json
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -40,11 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--target-swap-rate", type=share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"
     )
     parser.add_argument(
-        "--resamples", type=positive_int, default=1000, help="resamples of the randomised Tukey HSD test (default 1000)"
+        "--resamples",
+        type=resample_count,
+        default=1000,
+        help="resamples of the randomised Tukey HSD test (default 1000)",
     )
     parser.add_argument(
         "--trials",
-        type=positive_int,
+        type=resample_count,
         default=200,
         help="pairs of disjoint query sets per size of the swap curve (default 200)",
     )
