@@ -333,6 +333,19 @@ def test_store_executes_in_place_and_strips_volatile_metadata(tmp_path):
     assert runner.strip_volatile(nb) == nb
 
 
+def test_store_refuses_a_folder_without_notebooks_as_reproduce_does(tmp_path, capsys):
+    from ndcg_research.cli import main
+
+    (tmp_path / "notes.ipynb").write_text("{}")  # not NN_*.ipynb: store --strip-only did nothing, with status 0
+    assert main(["store", "--strip-only", "--notebooks-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"ndcg-research store: error: no notebooks matching [0-9][0-9]_*.ipynb in {str(tmp_path)!r}\n"
+    )
+    (tmp_path / "profiles.yaml").write_text("quick: {}\n")
+    with pytest.raises(runner.RunnerError, match=r"^no notebooks matching \[0-9\]\[0-9\]_\*\.ipynb in "):
+        runner.reproduce("quick", output=tmp_path / "out", notebooks_dir=tmp_path, stream=io.StringIO())
+
+
 def test_store_leaves_a_failing_notebook_unchanged(tmp_path):
     folder = tmp_path / "notebooks"
     folder.mkdir()

@@ -22,7 +22,6 @@ from . import profiles
 from .profiles import (
     DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
-    NOTEBOOK_GLOB,
     RunnerError,
     declared_figures,
     declared_tables,
@@ -165,8 +164,6 @@ def plan_run(
             f"profile {profile!r} is not in {str(profiles_path)!r}; available: {', '.join(sorted(loaded))}"
         )
     notebooks = discover_notebooks(nb_dir)
-    if not notebooks:
-        raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(nb_dir)!r}")
     unknown = sorted(set(loaded[profile]) - {p.stem for p in notebooks})
     if unknown:
         raise RunnerError(
