@@ -60,6 +60,11 @@ def real_argument(
     return _argument(float, lambda value: check_real(value, _SUBJECT, low=low, high=high, closed=closed))
 
 
+def checked_argument(check: Callable[[object, str], float]) -> Callable[[str], float]:
+    """An argparse ``type=``: the text as a number that ``check(value, name)``, a check of the API, accepts."""
+    return _argument(_read_int, lambda value: check(value, _SUBJECT))
+
+
 #: ``type=`` of options counting something (documents, resamples, threads): an integer >= 1.
 positive_int = int_argument(low=1)
 #: ``type=`` of resamples or random trials: an integer from 1 to ``MAX_RESAMPLES``, as the API takes them.
