@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from ._validation import Closed, check_int, check_real
+from ._validation import MAX_RESAMPLES, Closed, check_int, check_real
 
 #: The program's name in usage lines and messages.
 PROG = "ndcg-research"
@@ -60,8 +60,15 @@ def real_argument(
     return _argument(float, lambda value: check_real(value, _SUBJECT, low=low, high=high, closed=closed))
 
 
+def checked_argument(check: Callable[[object, str], float]) -> Callable[[str], float]:
+    """An argparse ``type=``: the text as a number that ``check(value, name)``, a check of the API, accepts."""
+    return _argument(_read_int, lambda value: check(value, _SUBJECT))
+
+
 #: ``type=`` of options counting something (documents, resamples, threads): an integer >= 1.
 positive_int = int_argument(low=1)
+#: ``type=`` of resamples or random trials: an integer from 1 to ``MAX_RESAMPLES``, as the API takes them.
+resample_count = int_argument(low=1, high=MAX_RESAMPLES)
 #: ``type=`` of an integer >= 0 (e.g. a seed).
 non_negative_int = int_argument(low=0)
 #: ``type=`` of a share or a level (--alpha, --confidence): a number strictly between 0 and 1.

@@ -252,7 +252,17 @@ def test_bad_inputs_give_the_evaluators_errors(tmp_path):
         ({"discounts": []}, ValueError, "discounts must be a non-empty sequence, got an empty list"),
         ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
         ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
-        ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),
+        ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 0.5"),
+        # a random order swaps half the pairs: 0.6 was accepted as a target
+        *(
+            (
+                {"target_swap_rate": rate},
+                ValueError,
+                "target_swap_rate must be strictly between 0 and 0.5 (random orders of the systems swap half the "
+                f"pairs: a target of 0.5 or more is met by chance), got {rate}",
+            )
+            for rate in (0.5, 0.6)
+        ),
         ({"n_resamples": 0}, ValueError, "n_resamples must be an integer in [1, 2147483647], got 0"),
         # beyond, numpy's sizes overflowed (OverflowError, "Maximum allowed dimension exceeded")
         ({"n_resamples": 10**23}, ValueError, "n_resamples must be an integer in [1, 2147483647], got 10000000"),
@@ -540,6 +550,16 @@ def test_the_command_refuses_too_few_resamples_before_the_work(capsys):
     assert err.rstrip().endswith("give --resamples 10000 or more")
 
 
+@pytest.mark.parametrize("option", ["--resamples", "--trials"])
+def test_more_resamples_or_trials_than_the_api_takes_are_refused_by_the_option(option, capsys):
+    # It said "swap_trials must be ...", the API's name, with status 1.
+    with pytest.raises(SystemExit) as raised:
+        run_command(["missing-qrels", "r1", "r2", option, "999999999999"], capsys)
+    assert raised.value.code == 2 and capsys.readouterr().err.endswith(
+        f"ndcg-research advise: error: argument {option}: must be an integer in [1, 2147483647], got '999999999999'\n"
+    )
+
+
 # ---------------------------------------------------------------- orders against log2
 
 
@@ -668,15 +688,15 @@ def test_the_per_cut_off_list_says_its_margin_counts_from_the_cut_offs_own_highe
 # ---------------------------------------------------------------- the swap fit's query count
 
 
-def swap_reason(curve, pairs_significant, n_systems=3):
+def swap_reason(curve, pairs_significant, n_systems=3, target=0.05):
     sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
-    queries = _measurements.queries_for_swap_rate(sizes, rates, 0.05)[0]
+    queries = _measurements.queries_for_swap_rate(sizes, rates, target)[0]
     table = pd.DataFrame(
         [{"measure": "a", "discount": "log2", "cutoff": "none", "gain": "linear", "power": 1.0, "phi": 0.9,
           "pairs_significant": pairs_significant, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": rates[-1],
           "queries_for_swap_target": queries, "tau_log2": 1.0, "shortlisted": True}]
     )  # fmt: skip
-    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    settings = {"alpha": 0.05, "target_swap_rate": target, "n_resamples": 100}
     reasons = _advise._reasons(table, 0, curve, n_queries=12, n_systems=n_systems, settings=settings)
     return next(reason for reason in reasons if reason.startswith("stability"))
 
@@ -726,6 +746,22 @@ def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target
     )
     assert "about the target" not in said and "already with" not in said
     assert "already with 1 query it is 2.0%, below the target of 5.0%." in swap_reason([(1, 0.02), (2, 0.01)], 3)
+
+
+@pytest.mark.parametrize(("target", "said"), [(0.0001, "0.01%"), (0.0125, "1.25%"), (0.05, "5.0%")])
+def test_the_target_swap_rate_is_said_with_its_digits(target, said):
+    # A target of 0.0001 was said as "below the target of 0.0%".
+    stability = swap_reason([(1, 0.0), (2, 0.0)], 3, target=target)
+    assert stability.endswith(f"already with 1 query it is 0.0%, below the target of {said}."), stability
+
+
+def test_the_command_refuses_a_target_swap_rate_that_chance_meets_saying_why(capsys):
+    with pytest.raises(SystemExit) as raised:
+        run_command(["missing-qrels", "r1", "r2", "--target-swap-rate", "0.6"], capsys)
+    assert raised.value.code == 2 and capsys.readouterr().err.endswith(
+        "ndcg-research advise: error: argument --target-swap-rate: must be strictly between 0 and 0.5 "
+        "(random orders of the systems swap half the pairs: a target of 0.5 or more is met by chance), got '0.6'\n"
+    )
 
 
 # ---------------------------------------------------------------- arguments in the user's terms, outputs distinct

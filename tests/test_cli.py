@@ -23,6 +23,7 @@ from ndcg_research.cli_common import (
     note,
     positive_int,
     real_argument,
+    resample_count,
     share,
 )
 
@@ -105,7 +106,7 @@ def test_every_command_has_a_one_line_summary_in_help():
             2,
             f"{PROG} compare: error: argument --confidence: must be strictly between 0 and 1, got '1'",
         ),
-        (["reproduce", "--timeout", "-5"], 2, f"{PROG} reproduce: error: argument --timeout: must be a number > 0"),
+        (["reproduce", "--timeout", "-5"], 2, f"{PROG} reproduce: error: argument --timeout: must be an integer >= 0"),
         # one way for the three commands on run files (advise took any name, then failed with status 1), and the
         # message lists the presets' names, not their aliases
         *(
@@ -214,11 +215,12 @@ def test_counting_options_of_every_command_share_one_parser():
         return next(a.type for a in _subcommands()[command]._actions if option in a.option_strings)
 
     assert option_type("evaluate", "-M") is non_negative_int  # -M 0 as trec_eval 10.0: every query scores 0
-    assert option_type("compare", "--resamples") is positive_int
+    assert option_type("compare", "--resamples") is resample_count
+    assert option_type("advise", "--resamples") is option_type("advise", "--trials") is resample_count
     assert option_type("compare", "--jobs") is positive_int
     assert option_type("compare", "--seed") is non_negative_int
     assert option_type("compare", "--confidence") is share
-    assert option_type("advise", "--alpha") is option_type("advise", "--target-swap-rate") is share
+    assert option_type("advise", "--alpha") is share  # (--target-swap-rate: advise's own check, below 0.5)
 
 
 @pytest.mark.parametrize(
@@ -228,14 +230,20 @@ def test_counting_options_of_every_command_share_one_parser():
             ["evaluate", "-M", "ten", "q", "r"],
             "argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got 'ten'",
         ),
-        (["compare", "q", "a", "b", "--resamples", "2.5"], "argument --resamples: must be an integer >= 1, got '2.5'"),
+        (
+            ["compare", "q", "a", "b", "--resamples", "2.5"],
+            "argument --resamples: must be an integer in [1, 2147483647], got '2.5'",
+        ),
         (["compare", "q", "a", "b", "-j", "0"], "argument -j/--jobs: must be an integer >= 1, got '0'"),
         (["compare", "q", "a", "b", "--seed", "-1"], "argument --seed: must be an integer >= 0, got '-1'"),
         (
             ["compare", "q", "a", "b", "--confidence", "95"],
             "argument --confidence: must be strictly between 0 and 1, got '95'",
         ),
-        (["reproduce", "--timeout", "soon"], "argument --timeout: must be a number, got 'soon'"),
+        (["reproduce", "--timeout", "soon"], "argument --timeout: must be an integer >= 0, got 'soon'"),
+        # papermill takes whole seconds: 2.5 passed, then failed every notebook with a TraitError
+        (["reproduce", "--timeout", "2.5"], "argument --timeout: must be an integer >= 0, got '2.5'"),
+        (["store", "--timeout", "2.5"], "argument --timeout: must be an integer >= 0, got '2.5'"),
     ],
 )
 def test_bad_numbers_are_usage_errors_naming_option_and_value(argv, message, capsys):
@@ -246,11 +254,11 @@ def test_bad_numbers_are_usage_errors_naming_option_and_value(argv, message, cap
     assert err.endswith(f"{PROG} {argv[0]}: error: {message}\n"), err
 
 
-@pytest.mark.parametrize("text, value", [("none", None), ("None", None), ("0", None), ("90", 90.0), ("1.5", 1.5)])
-def test_timeout_accepts_seconds_or_none(text, value):
+@pytest.mark.parametrize("text, value", [("none", None), ("None", None), ("0", None), ("00", None), ("90", 90)])
+def test_timeout_accepts_whole_seconds_or_none(text, value):
     from ndcg_research.pipeline import cli as pipeline_cli
 
-    assert pipeline_cli._timeout(text) == value
+    assert pipeline_cli._timeout(text) == value and type(pipeline_cli._timeout(text)) is type(value)
 
 
 def test_a_reader_that_closes_the_pipe_early_gets_no_traceback():

@@ -64,9 +64,40 @@ def test_missing_table_is_a_one_line_error(tmp_path, monkeypatch, capsys):
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     assert main(["findings", "--check", "--root", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: table 't.csv' is not in") and err.count("\n") == 1
+    assert err.startswith("ndcg-research findings: error: table 't.csv' is not in") and err.count("\n") == 1
     with pytest.raises(MissingTableError):
         Results(tmp_path).table("t.csv")
+
+
+def test_a_table_of_other_columns_is_a_one_line_error_naming_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(catalogue, "claims", lambda: (_finding_from_table,))
+    root = _fake_root(tmp_path, 0.75)
+    table = root / "results" / "full" / "t.csv"
+    table.write_text(table.read_text().replace("mean", "average"))  # its dtypes file still lists mean
+    for argv in (["--check"], [], ["--json"]):  # it was a ValueError traceback
+        assert main(["findings", *argv, "--root", str(root)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"ndcg-research findings: error: table 't.csv' in {str(table.parent)!r} does not read: ")
+        assert str(table) in err and "average" in err and err.count("\n") == 1
+
+
+def test_json_is_strict_a_number_that_is_not_finite_is_null(tmp_path, monkeypatch, capsys):
+    import json
+
+    finding = Finding("fake", "T", "C", "S", "M", "m", "undecided", "C", numbers={"a": 1.5, "b": float("nan")})
+    monkeypatch.setattr(catalogue, "claims", lambda: (lambda results: finding,))
+    assert main(["findings", "--json", "--root", str(tmp_path)]) == 0  # it printed NaN, which JSON has not
+    [found] = json.loads(capsys.readouterr().out, parse_constant=lambda word: pytest.fail(f"{word} is not JSON"))
+    assert found["numbers"] == {"a": 1.5, "b": None} and found["key"] == "fake"
+
+
+def test_check_and_json_together_are_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:  # --json printed and left --check undone
+        main(["findings", "--check", "--json"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "ndcg-research findings: error: argument --json: not allowed with argument --check\n"
+    )
 
 
 def test_unknown_verdict_is_refused():

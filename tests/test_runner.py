@@ -207,6 +207,24 @@ def test_timeout_names_the_notebook_and_cell(tmp_path):
     assert "at cell [3] of the executed notebook (code cell 2 of 04_slow.ipynb, starting 'import time ...')" in message
 
 
+def test_the_timeout_is_whole_seconds(tmp_path):
+    # papermill's cell timeout is an integer trait: 2.5 failed every notebook of a run with a TraitError
+    with pytest.raises(TypeError, match="timeout must be an integer >= 1 or None, got float 2.5"):
+        runner.run_notebook(FIXTURES / "01_ok.ipynb", tmp_path / "out.ipynb", timeout=2.5)
+    assert not (tmp_path / "out.ipynb").exists()
+
+
+@pytest.mark.parametrize("option", ["output", "figures_dir", "results_dir"])
+def test_an_output_folder_that_is_a_file_is_refused_by_its_option(tmp_path, option):
+    # --output FILE was a NotADirectoryError traceback
+    (tmp_path / "file").write_text("mine\n")
+    flag = "--" + option.replace("_", "-")
+    with pytest.raises(runner.RunnerError, match=f"^{flag} '{tmp_path / 'file'}' is a file, not a folder$"):
+        folders = {"output": tmp_path / "out", option: tmp_path / "file"}
+        runner.reproduce("quick", only=["01"], notebooks_dir=FIXTURES, stream=io.StringIO(), **folders)
+    assert (tmp_path / "file").read_text() == "mine\n" and not (tmp_path / "out").exists()
+
+
 def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
     with pytest.raises(runner.RunnerError, match="profile 'nope' is not in .*available: full, quick"):
         _reproduce(tmp_path, ["01"], profile="nope")
@@ -313,6 +331,19 @@ def test_store_executes_in_place_and_strips_volatile_metadata(tmp_path):
     assert (tmp_path / "build" / "figures" / "01_fixture_plot.png").is_file()
     # Stripping is idempotent.
     assert runner.strip_volatile(nb) == nb
+
+
+def test_store_refuses_a_folder_without_notebooks_as_reproduce_does(tmp_path, capsys):
+    from ndcg_research.cli import main
+
+    (tmp_path / "notes.ipynb").write_text("{}")  # not NN_*.ipynb: store --strip-only did nothing, with status 0
+    assert main(["store", "--strip-only", "--notebooks-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"ndcg-research store: error: no notebooks matching [0-9][0-9]_*.ipynb in {str(tmp_path)!r}\n"
+    )
+    (tmp_path / "profiles.yaml").write_text("quick: {}\n")
+    with pytest.raises(runner.RunnerError, match=r"^no notebooks matching \[0-9\]\[0-9\]_\*\.ipynb in "):
+        runner.reproduce("quick", output=tmp_path / "out", notebooks_dir=tmp_path, stream=io.StringIO())
 
 
 def test_store_leaves_a_failing_notebook_unchanged(tmp_path):
@@ -551,24 +582,60 @@ def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):
 
 
 def test_the_publish_rule():
-    rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
-    assert runner.publishing(partial=False, **rule).publish  # the full run publishes
-    assert not runner.publishing(partial=False, **{**rule, "profile": "quick"}).publish  # another profile does not
-    assert not runner.publishing(partial=False, **{**rule, "output_given": True}).publish
-    assert not runner.publishing(partial=False, **{**rule, "default_notebooks": False}).publish
-    partial = runner.publishing(partial=True, **rule)
+    assert runner.publishing(partial=False, publish=None).publish  # the full run of notebooks/ publishes
+    partial = runner.publishing(partial=True, publish=None)
     assert not partial.publish and "left alone" in partial.note
-    assert runner.publishing(partial=True, **{**rule, "folders_given": True}).note == ""
-    assert runner.publishing(partial=True, **{**rule, "publish": True}) == runner.Publishing(True)
+    assert runner.publishing(partial=True, publish=True) == runner.Publishing(True)
+    # Another profile, notebooks folder or profiles file, or a folder given: no publishing, nothing to say about it.
+    assert runner.publishing(partial=False, publish=None, other=["--output"]) == runner.Publishing(False)
+    assert runner.publishing(partial=True, publish=None, other=["--figures-dir"]) == runner.Publishing(False)
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (dict(profile="quick"), "--profile quick"),
+        (dict(output="out"), "--output"),
+        (dict(figures_dir="figs"), "--figures-dir"),
+        (dict(results_dir="tables"), "--results-dir"),
+        (dict(notebooks_dir=FIXTURES), "--notebooks-dir"),
+        (dict(profiles_file=FIXTURES / "profiles.yaml"), "--profiles-file"),
+    ],
+)
+def test_publish_is_refused_but_for_the_full_profile_of_notebooks_into_the_committed_folders(
+    tmp_path, monkeypatch, options, named
+):
+    # --publish with another profile wrote its tables over the committed full ones, with --output it ignored it.
+    repo = _fake_repository(tmp_path, monkeypatch).resolve()
+    profile = options.pop("profile", "full")
+    with pytest.raises(runner.RunnerError, match=f"--publish writes the committed .*: not with {named}$"):
+        plan_run(profile, only=["01"], publish=True, **options)
+    # Not asked for, every notebook: no publishing either, neither to the folder given nor to the other one.
+    plan = plan_run(profile, **options)
+    assert not plan.publishing.publish
+    assert {plan.figures_dir, plan.results_dir}.isdisjoint({repo / "figures", repo / "results" / "full"})
+
+
+def test_reproduce_publish_is_refused_before_any_run(tmp_path, monkeypatch, capsys):
+    from ndcg_research.cli import main
+
+    repo = _fake_repository(tmp_path, monkeypatch)
+    argv = ["reproduce", "--profile", "quick", "--only", "01", "--publish", "--output", str(tmp_path / "out")]
+    assert main(argv) == 1
+    assert capsys.readouterr().err == (
+        "ndcg-research reproduce: error: --publish writes the committed figures/ and results/full/ from the full "
+        "profile of notebooks/ and its profiles.yaml only, into no other folder: not with --profile quick, --output\n"
+    )
+    assert not (repo / "figures").exists() and not (repo / "results").exists() and not (tmp_path / "out").exists()
 
 
 # ------------------------------------------------------------ examples of pipeline.runner
 
 
 def test_publishing_example():
-    rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
-    assert (publishing(partial=False, **rule).publish, publishing(partial=True, **rule).publish) == (True, False)
-    assert repr(publishing(partial=True, **{**rule, "publish": True})) == "Publishing(publish=True, note='')"
+    assert [publishing(partial=partial, publish=None).publish for partial in (False, True)] == [True, False]
+    assert repr(publishing(partial=True, publish=True)) == "Publishing(publish=True, note='')"
+    assert repr(publishing(partial=False, publish=None, other=["--output"])) == "Publishing(publish=False, note='')"
 
 
 def test_plan_run_example():

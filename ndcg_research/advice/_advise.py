@@ -182,7 +182,7 @@ def advise(
     alpha : float, default 0.05
         Significance level of the discriminative power.
     target_swap_rate : float, default 0.05
-        The swap rate whose query count is estimated.
+        The swap rate whose query count is estimated: below 0.5, the rate of two random orders of the systems.
     n_resamples : int, default 1000
         Resamples of the randomised Tukey HSD test; too few for ``alpha`` are refused: a pair is significant when its
         p-value is below ``alpha``, and the smallest is 1 / (n_resamples + 1) (at least 20 resamples for 0.05).
@@ -221,7 +221,7 @@ def advise(
     candidates = _candidates(discounts, cutoffs, gains)
     settings = {
         "alpha": check_real(alpha, "alpha", low=0, high=1, closed="neither"),
-        "target_swap_rate": check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither"),
+        "target_swap_rate": check_swap_target(target_swap_rate),
         "n_resamples": check_resamples(n_resamples),
         "swap_trials": check_resamples(swap_trials, "swap_trials"),
         "seed": check_int(seed, "seed", low=0),
@@ -327,6 +327,17 @@ def advise(
     )
 
 
+def check_swap_target(value: Any, name: str = "target_swap_rate") -> float:
+    """A target swap rate (of :func:`advise` and its command): a number strictly between 0 and 0.5."""
+    rate = check_real(value, name)
+    if not 0 < rate < 0.5:
+        raise ValueError(
+            f"{name} must be strictly between 0 and 0.5 (random orders of the systems swap half the pairs: a target "
+            f"of 0.5 or more is met by chance), got {rate!r}"
+        )
+    return rate
+
+
 def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = ("alpha = ", "n_resamples = ")) -> str:
     """Why no p-value of ``n_resamples`` resamples, at least 1 / (n_resamples + 1), can be below ``alpha`` (the message
     of :func:`advise` and of its command, whose option ``names`` it takes); empty if one can."""
@@ -409,6 +420,8 @@ def _reasons(
     row = table.loc[chosen]
     n_pairs = n_systems * (n_systems - 1) // 2
     alpha, target = settings["alpha"], settings["target_swap_rate"]
+    # The target as given: 5.0% as the measured rates, but 0.01% (not 0.0%) or 1.25% (not 1.2%) in three digits.
+    aim = _percent(target) if round(100 * target, 1) == round(100 * target, 9) else f"{100 * target:.3g}%"
     largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
@@ -442,16 +455,16 @@ def _reasons(
         how_many = "the swap curve does not fall, so no query count is estimated"
     elif queries <= curve[0][0] and curve[0][1] <= target:
         how_many = f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, below the target of "
-        how_many += _percent(target)
+        how_many += aim
     elif queries <= curve[0][0]:  # the fit crosses before the first size; a later size is at or below the target then
         reached = _plural(next(size for size, rate in curve if rate <= target), "query")
-        how_many = f"the exponential fit reaches {_percent(target)} before the smallest size measured, where the rate "
+        how_many = f"the exponential fit reaches {aim} before the smallest size measured, where the rate "
         how_many += f"is still {_percent(curve[0][1])}; measured, it is first at or below the target with {reached}"
     else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
         how = "interpolated" if queries <= largest else "extrapolated"
-        below = f"already below the target of {_percent(target)}; " if row["swap_rate"] <= target else ""
+        below = f"already below the target of {aim}; " if row["swap_rate"] <= target else ""
         how_many = (
-            f"{below}the exponential fit of the swap curve reaches {_percent(target)} at about "
+            f"{below}the exponential fit of the swap curve reaches {aim} at about "
             f"{_plural(math.ceil(queries), 'query')} ({how})"
         )
         if queries > largest and row["pairs_significant"] < n_pairs:

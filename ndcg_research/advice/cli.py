@@ -8,7 +8,7 @@ import importlib.util
 import os
 from typing import Any
 
-from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
+from ..cli_common import checked_argument, fail, finish, non_negative_int, resample_count, share, strict_json
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -37,14 +37,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_convention_arguments(parser)
     parser.add_argument("--alpha", type=share, default=0.05, help="significance level (default 0.05)")
     parser.add_argument(
-        "--target-swap-rate", type=share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"
+        "--target-swap-rate",
+        type=_swap_target,
+        default=0.05,
+        help="swap rate whose query count is estimated, below 0.5 (default 0.05)",
     )
     parser.add_argument(
-        "--resamples", type=positive_int, default=1000, help="resamples of the randomised Tukey HSD test (default 1000)"
+        "--resamples",
+        type=resample_count,
+        default=1000,
+        help="resamples of the randomised Tukey HSD test (default 1000)",
     )
     parser.add_argument(
         "--trials",
-        type=positive_int,
+        type=resample_count,
         default=200,
         help="pairs of disjoint query sets per size of the swap curve (default 200)",
     )
@@ -59,6 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
+
+
+def _swap_target(text: str) -> float:
+    """``--target-swap-rate``: what :func:`advise` accepts, refused in its words (imported only when given)."""
+    from ._advise import check_swap_target
+
+    return checked_argument(check_swap_target)(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import asdict
 from pathlib import Path
+
+from ..cli_common import fail, json_value, strict_json, write_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,52 +19,48 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Findings section of README.md. With --check, write nothing and exit 1 if either is stale."
         ),
     )
-    cmd.add_argument("--check", action="store_true", help="exit 1 if FINDINGS.md or the README section is stale")
+    mode = cmd.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 if FINDINGS.md or the README section is stale")
+    mode.add_argument("--json", action="store_true", help="print the findings as JSON instead of writing files")
     cmd.add_argument(
         "--root", metavar="DIR", default=None, help="repository root (default: the checkout holding this package)"
     )
     cmd.add_argument("--results", metavar="DIR", default=None, help="tables folder (default: ROOT/results/full)")
-    cmd.add_argument("--json", action="store_true", help="print the findings as JSON instead of writing files")
     cmd.set_defaults(run=_run)
-
-
-def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 1
 
 
 def _run(args: argparse.Namespace) -> int:
     from .catalogue import catalogue, collect
     from .confirmatory import problems
-    from .model import MissingTableError, Results
+    from .model import MissingTableError, Results, UnreadableTableError
     from .render import outputs
 
     root = Path(args.root) if args.root else Path(__file__).resolve().parents[2]
     results = Results(Path(args.results) if args.results else root / "results" / "full")
     try:
         findings = collect(results)
-    except MissingTableError as exc:
-        return _error(str(exc))
-    if args.json:
-        import json  # here: the other commands need not load it
-
-        print(json.dumps([asdict(f) for f in findings], indent=1))
-        return 0
+    except (MissingTableError, UnreadableTableError) as exc:
+        return fail("findings", str(exc))
+    if args.json:  # strict JSON: a number that is not finite is null
+        rows = [{**asdict(f), "numbers": {k: json_value(v) for k, v in f.numbers.items()}} for f in findings]
+        return write_output("findings", strict_json(rows))
     try:
         files = outputs(findings, root)
     except (OSError, ValueError) as exc:
-        return _error(str(exc))
+        return fail("findings", str(exc))
     stale = [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
     # The rules a confirmatory run is judged by must be those its record names (thresholds.toml, [confirmatory]).
     contradictions = problems(root, catalogue().confirmatory)
     for line in contradictions:
-        _error(line)
+        fail("findings", line)
     if contradictions:
         return 1
     wrote = ", ".join(str(p.relative_to(root)) for p in stale)
     if args.check:
         if stale:
-            return _error(f"{wrote} out of date with the committed tables; run: python -m ndcg_research findings")
+            return fail(
+                "findings", f"{wrote} out of date with the committed tables; run: python -m ndcg_research findings"
+            )
         print(f"findings up to date ({len(findings)} findings)")
         return 0
     for path in stale:

@@ -36,6 +36,10 @@ class MissingTableError(FileNotFoundError):
     """A finding needs a table that does not exist (run the full profile first)."""
 
 
+class UnreadableTableError(ValueError):
+    """A finding needs a table that exists but does not read as written (wrong columns, no dtypes file)."""
+
+
 @dataclass(frozen=True)
 class Finding:
     """One claim with the measurement that tests it, its texts filled; ``numbers``: the quoted numbers (tests and
@@ -104,7 +108,10 @@ class Results:
                     f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
                     f"(python3 tasks.py reproduce) to write it"
                 )
-            self._cache[name] = read(path)
+            try:
+                self._cache[name] = read(path)
+            except (OSError, ValueError) as exc:  # a table of another layout, a missing dtypes file, broken JSON
+                raise UnreadableTableError(f"{kind} {name!r} in {str(self.folder)!r} does not read: {exc}") from exc
         return self._cache[name]
 
 

@@ -7,17 +7,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..cli_common import PROG, fail, real_argument
+from ..cli_common import PROG, fail, non_negative_int
 from . import profiles
 
-_seconds = real_argument(low=0, closed="neither")
 
-
-def _timeout(text: str) -> float | None:
-    """'none' or '0' for no limit, else a positive number of seconds."""
-    if text.strip().lower() in {"none", "0"}:
-        return None
-    return _seconds(text)
+def _timeout(text: str) -> int | None:
+    """'none' or 0 for no limit, else a whole number of seconds (papermill's cell timeout takes no fraction)."""
+    return None if text.strip().lower() == "none" else non_negative_int(text) or None
 
 
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
@@ -38,9 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
             "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to OUTPUT/results, "
             "figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: the full profile run on every "
-            "notebook without --output publishes: figures to the committed figures/, result tables to the committed "
-            "results/full/ (a partial run with --only does not, unless --publish). A failing notebook does not stop the"
-            " run: the others run, then the command fails listing every failure."
+            "notebook of notebooks/ with its profiles.yaml, without --output, --figures-dir or --results-dir, "
+            "publishes: figures to the committed figures/, result tables to the committed results/full/ (a partial "
+            "run with --only does not, unless --publish). A failing notebook does not stop the run: the others run, "
+            "then the command fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
@@ -48,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_notebook_options(
         rep,
         only_help="run only these notebooks (stem, file name or number, e.g. 01)",
-        timeout_help=f"per-cell execution timeout (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
+        timeout_help=f"per-cell timeout in whole seconds (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
     )
     rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
@@ -57,8 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--publish",
         action="store_true",
         default=None,
-        help="write figures to the committed figures/ and tables to results/full/ "
-        "(e.g. after a partial run of the full profile with --only)",
+        help="write figures to the committed figures/ and tables to results/full/ (e.g. after a partial run of the "
+        "full profile with --only); refused with another profile, --notebooks-dir, --profiles-file, --output, "
+        "--figures-dir or --results-dir",
     )
     rep.add_argument(
         "--progress",

@@ -39,11 +39,14 @@ def repo_root() -> Path:
 
 
 def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
-    """The notebooks ``NN_*.ipynb`` of a folder, in run order."""
+    """The notebooks ``NN_*.ipynb`` of a folder, in run order (:class:`RunnerError` if none)."""
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise RunnerError(f"notebooks directory {str(folder)!r} does not exist")
-    return sorted(p for p in folder.glob(NOTEBOOK_GLOB) if p.is_file())
+    notebooks = sorted(p for p in folder.glob(NOTEBOOK_GLOB) if p.is_file())
+    if not notebooks:
+        raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(folder)!r}")
+    return notebooks
 
 
 def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what: str = "--only") -> list[Path]:

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._validation import check_int
 from . import profiles
 from .profiles import (
     DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
-    NOTEBOOK_GLOB,
     RunnerError,
     declared_figures,
     declared_tables,
@@ -104,20 +104,18 @@ class RunPlan:
     runs: tuple[NotebookRun, ...]
 
 
-def publishing(
-    *,
-    profile: str,
-    partial: bool,
-    default_notebooks: bool,
-    output_given: bool,
-    folders_given: bool,
-    publish: bool | None,
-) -> Publishing:
-    """Does a run write the committed ``figures/`` and ``results/full/``? As asked (``publish``), else only a full
-    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not."""
+def publishing(*, partial: bool, publish: bool | None, other: Sequence[str] = ()) -> Publishing:
+    """Does a run write the committed ``figures/`` and ``results/full/``? Only a run of the full profile of
+    ``notebooks/`` and its ``profiles.yaml`` into the default folders (``other``: the options saying otherwise, e.g.
+    ``--output``, which an explicit ``publish`` may not be given with): as asked, else when it runs every notebook."""
+    if publish and other:
+        raise RunnerError(
+            "--publish writes the committed figures/ and results/full/ from the full profile of notebooks/ and "
+            f"its profiles.yaml only, into no other folder: not with {', '.join(other)}"
+        )
     if publish is None:
-        publish = profile == "full" and not output_given and not partial and default_notebooks
-    if profile == "full" and partial and not publish and not output_given and not folders_given:
+        publish = not partial and not other
+    if partial and not publish and not other:
         return Publishing(
             False, " (a partial run: the committed figures/ and results/full/ are left alone; --publish updates them)"
         )
@@ -154,6 +152,9 @@ def plan_run(
     publish: bool | None = None,
 ) -> RunPlan:
     """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
+    for option, given in (("--output", output), ("--figures-dir", figures_dir), ("--results-dir", results_dir)):
+        if given is not None and os.path.exists(given) and not os.path.isdir(given):
+            raise RunnerError(f"{option} {str(given)!r} is a file, not a folder")
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
@@ -163,22 +164,22 @@ def plan_run(
             f"profile {profile!r} is not in {str(profiles_path)!r}; available: {', '.join(sorted(loaded))}"
         )
     notebooks = discover_notebooks(nb_dir)
-    if not notebooks:
-        raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(nb_dir)!r}")
     unknown = sorted(set(loaded[profile]) - {p.stem for p in notebooks})
     if unknown:
         raise RunnerError(
             f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: {', '.join(unknown)}"
         )
     selected = select_notebooks(notebooks, only)
-    rule = publishing(
-        profile=profile,
-        partial=len(selected) < len(notebooks),
-        default_notebooks=nb_dir == (root / "notebooks").resolve(),
-        output_given=output is not None,
-        folders_given=figures_dir is not None or results_dir is not None,
-        publish=publish,
-    )
+    committed = (root / "notebooks").resolve()
+    other = {  # the options under which a run must not publish
+        f"--profile {profile}": profile != "full",
+        "--notebooks-dir": nb_dir != committed,
+        "--profiles-file": profiles_file is not None and profiles_path.resolve() != committed / "profiles.yaml",
+        "--output": output is not None,
+        "--figures-dir": figures_dir is not None,
+        "--results-dir": results_dir is not None,
+    }
+    rule = publishing(partial=len(selected) < len(notebooks), publish=publish, other=[k for k, v in other.items() if v])
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
     published = {"figures": root / "figures", "results": root / "results" / "full"}
     fig_dir, res_dir = (
@@ -194,7 +195,7 @@ def reproduce(
     *,
     output: str | os.PathLike[str] | None = None,
     only: Iterable[str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     notebooks_dir: str | os.PathLike[str] | None = None,
     profiles_file: str | os.PathLike[str] | None = None,
     figures_dir: str | os.PathLike[str] | None = None,
@@ -237,7 +238,7 @@ def reproduce(
 
 
 def execute_plan(
-    plan: RunPlan, *, timeout: float | None, progress: bool | None, out: TextIO
+    plan: RunPlan, *, timeout: int | None, progress: bool | None, out: TextIO
 ) -> tuple[list[NotebookResult], list[NotebookFailed]]:
     """Run and check every notebook of ``plan`` in order (a failure does not stop the run): results and failures."""
     from tqdm import tqdm
@@ -342,7 +343,7 @@ def run_notebook(
     output_path: str | os.PathLike[str],
     parameters: Mapping[str, Any] | None = None,
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     cwd: str | os.PathLike[str] | None = None,
 ) -> float:
     """Execute one notebook with papermill into ``output_path`` (also on failure); return the seconds taken. A failure
@@ -350,6 +351,7 @@ def run_notebook(
     from papermill.exceptions import PapermillExecutionError
 
     path, output_path = Path(path), Path(output_path)
+    timeout = check_int(timeout, "timeout", low=1, none=True)  # papermill's TraitError on 2.5 would fail every notebook
     output_path.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     try:
@@ -472,7 +474,7 @@ def store(
     *,
     only: Iterable[str] | None = None,
     notebooks_dir: str | os.PathLike[str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: int | None = DEFAULT_TIMEOUT,
     execute: bool = True,
     stream: TextIO | None = None,
 ) -> list[Path]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli_common import fail, finish, non_negative_int, positive_int, share, strict_json
+from ..cli_common import fail, finish, non_negative_int, positive_int, resample_count, share, strict_json
 from ..evaluation.cli import add_collection_arguments, read_collection
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS"]
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=share, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument(
         "--resamples",
-        type=positive_int,
+        type=resample_count,
         default=10_000,
         help="bootstrap resamples / random sign flips / Tukey permutations (default 10000)",
     )
@@ -82,9 +82,17 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
     from ._compare import compare_systems
+    from ._intervals import check_interval_resamples
+    from ._paired import _interval_of
     from ._runs import run_matrices
 
-    try:
+    if args.test == "tukey" and args.correction not in (None, "none"):
+        args.command_parser.error(
+            f"--correction {args.correction} is not allowed with --test tukey (its p-values are "
+            "family-wise adjusted): give --correction none, or no --correction"
+        )
+    try:  # first what the options alone decide, in their names
+        check_interval_resamples(args.resamples, args.confidence, _interval_of(args.test, args.interval), "--resamples")
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         if len(runs) < 2:
             return fail("compare", f"compare needs at least 2 runs, got {len(runs)}")

@@ -18,13 +18,13 @@ CONFIDENCE = 1 - ALPHA
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
 
-def check_interval_resamples(n_resamples: int, confidence: float, interval: str) -> None:
+def check_interval_resamples(n_resamples: int, confidence: float, interval: str, name: str = "n_resamples") -> None:
     """Refuse too few resamples for a bootstrap interval: each tail, a share ``(1 - confidence) / 2`` of the
-    resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%)."""
+    resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%); ``name``: the argument's."""
     needed = math.ceil(2 / (1 - confidence) - 1e-9)  # - 1e-9: 2 / (1 - 0.9) is 20.000000000000004
     if interval in ("percentile", "bca") and n_resamples < needed:
         raise ValueError(
-            f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
+            f"{name} must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
         )
 
