@@ -661,7 +661,7 @@ def test_bootstrap_intervals_need_enough_resamples(files, capfdbinary):
         capfdbinary, "compare", "--interval", "bca", "--resamples", "1", files / "qrels", files / "run", files / "other"
     )
     assert status == 1 and out == "" and "nan" not in err.lower()
-    assert "n_resamples must be at least 40 for a 95% bca bootstrap interval" in err
+    assert "error: --resamples must be at least 40 for a 95% bca bootstrap interval" in err  # the option, by its name
 
 
 # ---------------------------------------------------------------- the Python API
