@@ -3,14 +3,22 @@ download path's failure message, and one test of the real download (cached, pinn
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import io
+import os
+import re
+import subprocess
 import sys
+import types
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ndcg_research import datasets
+from ndcg_research.datasets import _movielens
 
 # Four made-up ratings in u.data format (user, item, rating, timestamp; tab-separated, no header).
 TINY = b"3\t10\t4\t881250949\n1\t20\t5\t881250950\n3\t20\t1\t881250951\n2\t10\t2\t881250952\n"
@@ -70,6 +78,10 @@ def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
         (b"1\t2\t3\t4\n\n2\t2\t3\t4\n", r"line 2: user must be an integer"),
         (b"", r"no ratings"),
         (b"user_id:token\titem_id:token\trating:float\n1\t2\t3\t4\n", r"line 1: expected the header"),
+        (b"1\t2\t3\t4\xe9\n", r"u\.data line 1: not UTF-8 text \(byte 0xe9\)"),
+        (b"1\t2\t3\t4\n5\t6\t\xff\t8\n", r"u\.data line 2: not UTF-8 text \(byte 0xff\)"),
+        (b'"1"\t2\t3\t4\n', r"line 1: user must be an integer, got '\"1\"'"),  # quotes are not stripped
+        (b'1\t"2\t3\t4\n5\t6\t3\t8\n', r"line 1: item must be an integer, got '\"2'"),  # nor span lines
     ],
 )
 def test_bad_files_name_the_line(tmp_path, content, match):
@@ -82,6 +94,41 @@ def test_inter_line_numbers_count_the_header(tmp_path):
     (tmp_path / "ml-100k.inter").write_bytes(datasets.INTER_HEADER.encode() + b"\n1\t2\t3\t4\n1\t2\t9\t4\n")
     with pytest.raises(ValueError, match=r"line 3: rating must be an integer from 1 to 5, got 9"):
         datasets.read_ratings(tmp_path / "ml-100k.inter")
+
+
+def test_a_non_utf8_byte_after_the_inter_header_names_its_line(tmp_path):
+    (tmp_path / "ml-100k.inter").write_bytes(datasets.INTER_HEADER.encode() + b"\n1\t2\t3\t4\n1\t3\t\xe93\t4\n")
+    with pytest.raises(ValueError, match=r"ml-100k\.inter line 3: not UTF-8 text \(byte 0xe9\)"):
+        datasets.read_ratings(tmp_path / "ml-100k.inter")
+
+
+def test_damaged_zips_and_wheels_are_said_to_be_damaged(tmp_path):
+    # A wheel whose member is large enough to be deflated into many bytes: 2,000 distinct ratings.
+    lines = b"".join(b"%d\t%d\t%d\t%d\n" % (u, i, 1 + (u * i) % 5, 881250949 + i) for u in range(40) for i in range(50))
+    good = tmp_path / "good.whl"
+    with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("recbole/__init__.py", "")
+        z.writestr(datasets.RECBOLE_MEMBER, datasets.INTER_HEADER.encode() + b"\n" + lines)
+    assert datasets.read_ratings(good).shape == (2000, 4)
+    data = good.read_bytes()
+    with zipfile.ZipFile(good) as z:
+        info = z.getinfo(datasets.RECBOLE_MEMBER)
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)  # the member's deflated bytes
+    flipped = {name: bytearray(data) for name in ("flip_start.whl", "flip_middle.whl")}
+    flipped["flip_start.whl"][start + 1] ^= 0xFF  # zlib's error (invalid code lengths set)
+    flipped["flip_middle.whl"][start + info.compress_size // 2] ^= 0xFF  # zipfile's (Bad CRC-32)
+    for name, content in [("half.zip", data[: len(data) // 2]), ("cut.whl", data[:-100]), *flipped.items()]:
+        (tmp_path / name).write_bytes(bytes(content))
+        with pytest.raises(ValueError, match=rf"^{re.escape(str(tmp_path / name))}: a damaged zip file"):
+            datasets.movielens_100k(tmp_path / name)
+
+
+def test_the_hash_is_of_the_bytes_as_in_the_file(tmp_path):
+    # The docstring's promise: a CRLF copy reads into the same table, with the hash of its own bytes.
+    (tmp_path / "u.data").write_bytes(TINY.replace(b"\n", b"\r\n"))
+    table = datasets.read_ratings(tmp_path / "u.data")
+    assert table.to_numpy().tolist() == TINY_ROWS
+    assert table.attrs["sha256"] == hashlib.sha256(TINY.replace(b"\n", b"\r\n")).hexdigest()
 
 
 def test_missing_files(tmp_path):
@@ -135,9 +182,124 @@ def test_cached_wheel_with_a_wrong_hash_is_not_used(monkeypatch, tmp_path):
         "PIP_DEFAULT_TIMEOUT": "2",
     }.items():
         monkeypatch.setenv(name, value)
+    look_alike = wheel.read_bytes()
     with pytest.raises(datasets.DatasetUnavailableError):
         datasets.movielens_100k(cache=cache, verbose=False)
-    assert not wheel.exists()  # the look-alike was removed, never read
+    # Never read, and kept until a verified download replaces it (deleting it could delete another process's
+    # good download: see test_concurrent_fetches_never_fail_nor_delete_a_good_wheel).
+    assert wheel.read_bytes() == look_alike
+
+
+# A look-alike of RecBole's wheel (TINY as its ratings), "published" by the stand-in for pip below.
+def look_alike_wheel() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr(datasets.RECBOLE_MEMBER, datasets.INTER_HEADER.encode() + b"\n" + TINY)
+    return buffer.getvalue()
+
+
+def fake_index(monkeypatch, wheel: bytes | None) -> list:
+    """pip replaced by a stand-in that downloads ``wheel`` (None: fails, as without network), and the pinned
+    hash by that wheel's; returns the list of pip's calls."""
+    calls: list = []
+
+    def run(command, **_):
+        calls.append(command)
+        if wheel is None:
+            return subprocess.CompletedProcess(command, 1, "", "ERROR: no network")
+        (Path(command[command.index("--dest") + 1]) / datasets.RECBOLE_WHEEL).write_bytes(wheel)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(_movielens, "subprocess", types.SimpleNamespace(run=run))
+    monkeypatch.setattr(_movielens, "RECBOLE_WHEEL_SHA256", hashlib.sha256(look_alike_wheel()).hexdigest())
+    return calls
+
+
+def make_read_only(monkeypatch, folder: Path) -> None:
+    """chmod 555, and the refusals simulated too for root (whom the permission bits do not stop)."""
+    folder.chmod(0o555)
+
+    def refusing(real):
+        def call(*args, **kwargs):
+            if any(isinstance(a, (str, os.PathLike)) and Path(a).parent == folder for a in args):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(args[0]))
+            return real(*args, **kwargs)
+
+        return call
+
+    for name in ("mkdir", "rmdir", "unlink", "replace", "rename"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name)))
+
+
+@pytest.mark.parametrize("cached", [None, b"PK\x03\x04 cut short"])
+def test_a_read_only_cache_folder_gives_the_documented_error(monkeypatch, tmp_path, cached):
+    calls = fake_index(monkeypatch, look_alike_wheel())
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    if cached is not None:
+        (cache / datasets.RECBOLE_WHEEL).write_bytes(cached)
+    make_read_only(monkeypatch, cache)
+    try:
+        with pytest.raises(
+            datasets.DatasetUnavailableError,
+            match=rf"(?s)cannot write in the cache folder '{re.escape(str(cache))}'.*{datasets.CACHE_ENV}.*path=",
+        ):
+            datasets.fetch_recbole_wheel(cache, verbose=False)
+    finally:
+        cache.chmod(0o755)
+    assert calls == []
+
+
+def test_a_read_only_cache_folder_with_a_good_wheel_works(monkeypatch, tmp_path):
+    calls = fake_index(monkeypatch, None)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / datasets.RECBOLE_WHEEL).write_bytes(look_alike_wheel())
+    make_read_only(monkeypatch, cache)
+    try:
+        check_tiny(datasets.movielens_100k(cache=cache, verbose=False))
+    finally:
+        cache.chmod(0o755)
+    assert calls == []
+
+
+def test_a_folder_named_like_the_wheel_is_refused_before_downloading(monkeypatch, tmp_path):
+    calls = fake_index(monkeypatch, look_alike_wheel())
+    (tmp_path / datasets.RECBOLE_WHEEL).mkdir()
+    with pytest.raises(
+        datasets.DatasetUnavailableError, match=rf"'{re.escape(str(tmp_path / datasets.RECBOLE_WHEEL))}' is not a file"
+    ):
+        datasets.fetch_recbole_wheel(tmp_path, verbose=False)
+    assert calls == []
+
+
+@pytest.mark.parametrize("other_process", ["removes the bad wheel", "puts a good wheel in place"])
+def test_concurrent_fetches_never_fail_nor_delete_a_good_wheel(monkeypatch, tmp_path, other_process):
+    # Another process acts between this one's check of the cached wheel and what follows: it removes the
+    # bad wheel (this one must not fail), or puts a good one in place (this one must not delete it, even
+    # if its own download fails).
+    good = look_alike_wheel()
+    fake_index(monkeypatch, good if other_process == "removes the bad wheel" else None)
+    target = tmp_path / datasets.RECBOLE_WHEEL
+    target.write_bytes(good[:-1])
+    checked = _movielens._sha256_file
+
+    def check_then_other_process(path):
+        digest = checked(path)
+        if path == target and other_process == "removes the bad wheel":
+            target.unlink()
+        elif path == target:
+            target.write_bytes(good)
+        return digest
+
+    monkeypatch.setattr(_movielens, "_sha256_file", check_then_other_process)
+    if other_process == "removes the bad wheel":
+        assert datasets.fetch_recbole_wheel(tmp_path, verbose=False) == target
+        assert sorted(os.listdir(tmp_path)) == [datasets.RECBOLE_WHEEL]  # no download folder left behind
+    else:
+        with pytest.raises(datasets.DatasetUnavailableError, match="could not download"):
+            datasets.fetch_recbole_wheel(tmp_path, verbose=False)
+    assert target.read_bytes() == good
 
 
 def test_real_download_is_cached_and_pinned_by_hash():

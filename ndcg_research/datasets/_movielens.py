@@ -1,7 +1,8 @@
 """MovieLens-100k (Harper & Konstan, ACM TiiS 2015): fetched on demand, since its licence forbids redistribution.
 RecBole's wheel is fetched with pip (``--no-deps``: RecBole would pull in torch), its SHA-256 checked;
-``attrs["sha256"]`` hashes the rating lines as ``u.data``, so a figure's provenance names its data exactly."""
+``attrs["sha256"]`` hashes the rating lines' bytes as read, so a figure's provenance names its data exactly."""
 
+import csv
 import hashlib
 import io
 import os
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -120,14 +122,16 @@ def movielens_100k(
     -------
     pandas.DataFrame
         Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in file
-        order. ``attrs["source"]`` names the file read, ``attrs["sha256"]`` hashes its rating lines in
-        ``u.data`` format (``U_DATA_SHA256`` for the full data set, from either source).
+        order. ``attrs["source"]`` names the file read, ``attrs["sha256"]`` is the SHA-256 of its rating
+        lines' bytes as they are in the file (after ``ml-100k.inter``'s header): ``U_DATA_SHA256`` for the
+        full data set, from either source; a copy with other line ends (CRLF) gives the same table and
+        another hash.
 
     Raises
     ------
     DatasetUnavailableError
-        If the wheel cannot be downloaded (no network, no pip) or does not match its hash; the
-        message says how to pass a local copy with ``path=``.
+        If the wheel cannot be downloaded (no network, no pip, a cache folder that cannot be written)
+        or does not match its hash; the message says how to pass a local copy with ``path=``.
     FileNotFoundError, ValueError
         If ``path`` does not exist or does not hold ratings in one of the formats above.
 
@@ -169,7 +173,8 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     Raises
     ------
     DatasetUnavailableError
-        If pip fails (no network, say) or the file's hash differs.
+        If pip fails (no network, say), the file's hash differs, the cache folder cannot be written,
+        or the wheel's path in it is not a file.
 
     Examples
     --------
@@ -180,16 +185,21 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     verbose = check_bool(verbose, "verbose")
     folder = Path(cache).expanduser() if cache is not None else cache_dir()
     target = folder / RECBOLE_WHEEL
+    if target.exists() and not target.is_file():
+        raise DatasetUnavailableError(
+            f"{str(target)!r} is not a file: remove it, set {CACHE_ENV} to another folder, or {_GROUPLENS_HINT}"
+        )
     if target.is_file():
         if _sha256_file(target) == RECBOLE_WHEEL_SHA256:
             return target
+        # Kept until a verified download replaces it (os.replace, atomic): another process may be doing the same.
         _say(verbose, f"ndcg_research: the cached {target} does not match its SHA-256; downloading it again")
-        target.unlink()
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        download = tempfile.TemporaryDirectory(dir=folder, prefix=".download-")
     except OSError as error:
         raise DatasetUnavailableError(
-            f"cannot create the cache folder {str(folder)!r} ({error}); set {CACHE_ENV} to a writable folder, "
+            f"cannot write in the cache folder {str(folder)!r} ({error}); set {CACHE_ENV} to a writable folder, "
             f"or {_GROUPLENS_HINT}"
         ) from None
     _say(
@@ -197,7 +207,7 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
         f"ndcg_research: downloading MovieLens-100k (Harper & Konstan 2015) inside the 2.1 MB wheel of "
         f"{RECBOLE_REQUIREMENT} from the package index with pip, into {folder} (once; later calls read the cache) ...",
     )
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
+    with download as tmp:
         command = [sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--dest", tmp, *_PIP_OPTIONS]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -240,8 +250,9 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     FileNotFoundError
         If ``path`` does not exist, or a folder or zip holds no ratings file.
     ValueError
-        If a line does not have four tab-separated integers, a rating is outside 1-5, or a
-        (user, item) pair is rated twice; the message names the file and the line.
+        If a line is not UTF-8 text or does not have four tab-separated integers (unquoted), a
+        rating is outside 1-5, or a (user, item) pair is rated twice: the message names the file and
+        the line; or if a zip or wheel is damaged (cut short, altered): the message names the file.
 
     Examples
     --------
@@ -262,15 +273,20 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
         file = found
     if not file.is_file():
         raise FileNotFoundError(f"no such ratings file: {str(file)!r}")
-    if zipfile.is_zipfile(file):
-        with zipfile.ZipFile(file) as archive:
+    data = file.read_bytes()
+    if not data.startswith(b"PK") and not zipfile.is_zipfile(io.BytesIO(data)):  # "PK": a zip, even if cut short
+        return _parse(data, str(file))
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = archive.namelist()
             member = next((n for n in names if n == RECBOLE_MEMBER or n.endswith("ml-100k.inter")), None)
             member = member or next((n for n in names if n == "u.data" or n.endswith("/u.data")), None)
             if member is None:
                 raise FileNotFoundError(f"{str(file)!r} holds neither u.data nor ml-100k.inter")
-            return _parse(archive.read(member), f"{file}!{member}")
-    return _parse(file.read_bytes(), str(file))
+            data = archive.read(member)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        raise ValueError(f"{file}: a damaged zip file, cut short or altered ({error})") from None
+    return _parse(data, f"{file}!{member}")
 
 
 def _parse(data: bytes, source: str) -> Any:
@@ -285,8 +301,19 @@ def _parse(data: bytes, source: str) -> Any:
     if not data.strip():
         raise ValueError(f"{source}: no ratings")
     try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = first_line + data.count(b"\n", 0, error.start)
+        raise ValueError(f"{source} line {line}: not UTF-8 text (byte {data[error.start]:#04x})") from None
+    try:
         table = pd.read_csv(
-            io.BytesIO(data), sep="\t", header=None, dtype=str, keep_default_na=False, skip_blank_lines=False
+            io.BytesIO(data),
+            sep="\t",
+            header=None,
+            dtype=str,
+            keep_default_na=False,
+            skip_blank_lines=False,
+            quoting=csv.QUOTE_NONE,  # a quote is text, refused below as not an integer
         )
     except pd.errors.ParserError as error:  # a line with more fields than the first
         detail = " ".join(str(error).split())
