@@ -4,6 +4,7 @@ core."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -207,6 +208,37 @@ def test_kappa_orders_rankers():
 def test_bad_input_is_rejected(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("coarse(bins=2.5)", "ranker 'coarse' parameter bins must be an integer, got float 2.5"),
+        ("coarse(bins=4.0)", "ranker 'coarse' parameter bins must be an integer, got float 4.0"),
+        ("head(m=2.0)", "ranker 'head' parameter m must be an integer, got float 2.0"),
+        ("head(m=True)", "ranker 'head' parameter m must be an integer, got bool True"),
+        ("noisy(sigma=True)", "ranker 'noisy' parameter sigma must be a number, got bool True"),
+        ("noisy(sigma='1')", "ranker 'noisy' parameter sigma must be a number, got str '1'"),
+    ],
+)
+def test_ranker_counts_are_integers_and_parameters_numbers(spec, match):
+    # bins=2.5 made bin edges at Phi^-1(j / 2.5), m=True ranked as m=1, m=2.0 failed later slicing the data set.
+    with pytest.raises(TypeError, match=re.escape(match)):
+        parse_ranker(spec)
+    assert parse_ranker("coarse(bins=4)").bins == 4 and parse_ranker("head(m=2)").m == 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("probit(grades=2.5)", "model parameter grades must be an integer, got float 2.5"),
+        ("probit(grades=2.0)", "model parameter grades must be an integer, got float 2.0"),
+        ("probit(lo=True)", "model parameter lo must be a number, got bool True"),
+    ],
+)
+def test_model_grades_are_an_integer(spec, match):
+    with pytest.raises(TypeError, match=re.escape(match)):
+        parse_model(spec)
 
 
 @pytest.mark.parametrize("spec", ["probit", "probit(lo=0.2, hi=0.9, a=2, grades=3)"])
