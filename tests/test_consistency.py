@@ -95,6 +95,13 @@ def test_run_streams_gives_the_streams_whatever_the_workers_and_chunks(tmp_path)
 def test_stream_study_rejects_bad_grids():
     with pytest.raises(ValueError, match="increasing list"):
         co.StreamStudy.build("probit", ns=[100, 10], streams=2, seed=0)
+    # Before: a prefix length <= 0 sliced from the end of the stream; streams=0 ran nothing.
+    with pytest.raises(ValueError, match="prefix length in ns must be an integer >= 1, got -2"):
+        co.StreamStudy.build("probit", ns=[-2, 10], streams=2, seed=0)
+    with pytest.raises(ValueError, match="streams must be an integer >= 1, got 0"):
+        co.StreamStudy.build("probit", ns=[5, 10], streams=0, seed=0)
+    with pytest.raises(TypeError, match="seed must be an integer >= 0, got NoneType None"):
+        co.StreamStudy.build("probit", ns=[5, 10], streams=2, seed=None)
     with pytest.raises(TypeError, match="must be a StreamStudy"):
         co.run_streams("probit")
 

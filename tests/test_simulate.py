@@ -11,7 +11,9 @@ import pytest
 from scipy import stats
 
 import ndcg_research as nr
+from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation.crossing import crossing_table
 from ndcg_research.simulation.model import parse_model, parse_ranker, stable_id
 from ndcg_research.simulation.replicates import replicate_rng
 from ndcg_research.simulation.simulate import replicate_ndcg, sample, stream_ndcg, stream_sample
@@ -239,6 +241,54 @@ def test_ranker_counts_are_integers_and_parameters_numbers(spec, match):
 def test_model_grades_are_an_integer(spec, match):
     with pytest.raises(TypeError, match=re.escape(match)):
         parse_model(spec)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        # n = 0 gave [[0.]] and NaN, prefix lengths -2 and 0 the first 3 items' nDCG and 0.
+        (
+            lambda: replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0),
+            ValueError,
+            "n must be an integer >= 1, got 0",
+        ),
+        (lambda: sample("probit", ["bayes"], 2.5, seed=1), TypeError, "n must be an integer >= 1, got float 2.5"),
+        (
+            lambda: replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=-1),
+            ValueError,
+            "replicate must be an integer >= 0, got -1",
+        ),
+        (lambda: fn.finite_n_ndcg("probit", "bayes", "log2", 0), ValueError, "n must be an integer >= 1, got 0"),
+        (
+            lambda: fn.rare_miss_share("probit", "noisy(sigma=1)", "log2", 100, -1),
+            ValueError,
+            "replicates must be an integer >= 1, got -1",
+        ),
+        (
+            lambda: stream_ndcg("probit", ["bayes"], ["log2"], [-2, 5], seed=1, replicate=0),
+            ValueError,
+            "prefix length in ns must be an integer >= 1, got -2",
+        ),
+        (
+            lambda: stream_ndcg("probit", ["bayes"], ["log2"], [0, 5], seed=1, replicate=0),
+            ValueError,
+            "prefix length in ns must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: replicate_ndcg("probit", "bayes", ["log2"], 5, seed=1, replicate=0),
+            TypeError,
+            "rankers must be a list of specs, got str 'bayes'",
+        ),
+        (
+            lambda: crossing_table("probit", "bayes", "head(m=3)", ["log2"], -5, 100),
+            ValueError,
+            "n_min must be an integer >= 1, got -5",
+        ),
+    ],
+)
+def test_lengths_and_counts_are_checked_by_name(call, error, match):
+    with pytest.raises(error, match=re.escape(match)):
+        call()
 
 
 @pytest.mark.parametrize("spec", ["probit", "probit(lo=0.2, hi=0.9, a=2, grades=3)"])

@@ -4,6 +4,7 @@ tables."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -193,6 +194,77 @@ def test_progress_bar_can_be_forced(sweep, capsys):
 def test_bad_sweeps_are_rejected(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ex.Sweep.build("probit", **kwargs)
+
+
+TINY = dict(ns=[10], replicates=2, seed=1, rankers=["bayes", "random"], discounts=["log2"], pairs=[])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(seed=None), TypeError, "seed must be an integer >= 0, got NoneType None"),
+        (dict(seed=True), TypeError, "seed must be an integer >= 0, got bool True"),
+        (dict(seed=-1), ValueError, "seed must be an integer >= 0, got -1"),
+        (dict(seed=1.5), TypeError, "seed must be an integer >= 0, got float 1.5"),
+        (dict(seed="1"), TypeError, "seed must be an integer >= 0, got str '1'"),
+        (dict(ns=[0]), ValueError, "list length in ns must be an integer >= 1, got 0"),
+        (dict(ns=[-3]), ValueError, "list length in ns must be an integer >= 1, got -3"),
+        (dict(ns=[10.5]), TypeError, "list length in ns must be an integer >= 1, got float 10.5"),
+        (dict(replicates=0), ValueError, "replicates must be an integer >= 1, got 0"),
+        (dict(replicates=-1), ValueError, "replicates must be an integer >= 1, got -1"),
+        (dict(replicates=2.5), TypeError, "replicates must be an integer >= 1, got float 2.5"),
+        (dict(replicates=np.array([2, 3])), TypeError, "replicates must be an integer >= 1, got ndarray"),
+        (dict(ns=[10, 20], replicates="23"), TypeError, "replicates must be an integer >= 1, got str '23'"),
+        (
+            dict(replicates={10: 2, 99: 5}),
+            ValueError,
+            "replicates gives counts for n = [99], which ns [10] does not have",
+        ),
+        (dict(rankers="bayes"), TypeError, "rankers must be a list of specs, got str 'bayes'"),
+        (dict(discounts="log2"), TypeError, "discounts must be a list of specs, got str 'log2'"),
+    ],
+)
+def test_sweep_arguments_are_checked_by_name(kwargs, error, match):
+    # Before: seed None drew OS entropy (its cache key "seed": null), True ran as 1 under another key, ns=[0] divided
+    # by zero, replicates=0 gave no values at all, a count for an n not in ns was dropped, "bayes" was read letter by
+    # letter.
+    with pytest.raises(error, match=re.escape(match)):
+        ex.Sweep.build("probit", **{**TINY, **kwargs})
+
+
+def test_numpy_integers_are_plain_ints_in_the_sweep_and_its_cache_key():
+    plain = ex.Sweep.build("probit", **TINY)
+    numpy = ex.Sweep.build("probit", **{**TINY, "seed": np.int64(1), "ns": [np.int64(10)], "replicates": np.int32(2)})
+    assert numpy == plain and numpy.key() == plain.key()  # np.int64 seeds failed in the key's json.dumps
+    assert type(numpy.seed) is int and type(numpy.ns[0]) is int and type(numpy.replicates[0]) is int
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        (dict(n_jobs=0), ValueError, "n_jobs must be a number of workers >= 1, or negative as in joblib"),
+        (dict(n_jobs="2"), TypeError, "n_jobs must be an integer, got str '2'"),
+        (dict(chunk_items=0), ValueError, "chunk_items must be an integer >= 1, got 0"),
+        (dict(chunk_items=-5), ValueError, "chunk_items must be an integer >= 1, got -5"),
+        (dict(chunk_items=25.5), TypeError, "chunk_items must be an integer >= 1, got float 25.5"),
+    ],
+)
+def test_run_options_are_checked_by_name(options, error, match):
+    # Before: chunk_items <= 0 ran silently with one replicate per chunk, n_jobs="2" reached joblib.
+    with pytest.raises(error, match=re.escape(match)):
+        ex.run_sweep(ex.Sweep.build("probit", **TINY), **options)
+
+
+def test_a_draw_needs_an_integer_seed():
+    # seed=None drew entropy from the system: numbers no one could reproduce.
+    for call in (
+        lambda seed: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=seed, replicate=0),
+        lambda seed: sim.sample("probit", ["bayes"], 5, seed=seed).x,
+        lambda seed: sim.stream_ndcg("probit", ["bayes"], ["log2"], [5], seed=seed, replicate=0),
+    ):
+        with pytest.raises(TypeError, match="seed must be an integer >= 0, got NoneType None"):
+            call(None)
+        np.testing.assert_array_equal(call(np.int64(3)), call(3))
 
 
 def test_compare_with_theory_by_hand():

@@ -15,13 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import TypeVar
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .._validation import check_int, check_real
 from ..core import format_call, parse_call, parse_registered
+
+T = TypeVar("T")
+
+
+def spec_list(specs: Iterable[T], name: str) -> list[T]:
+    """``specs`` as a list; a lone spec string is refused by ``name`` (it would be read letter by letter)."""
+    if isinstance(specs, str):
+        raise TypeError(f"{name} must be a list of specs, got str {specs!r} (write [{specs!r}])")
+    return list(specs)
 
 
 def stable_id(text: str) -> int:

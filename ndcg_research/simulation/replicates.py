@@ -20,6 +20,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from .._validation import check_int
+
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
 
@@ -28,8 +30,9 @@ R = TypeVar("R")
 
 
 def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
-    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate, e.g. key (experiment, n, replicate, stream)."""
-    return np.random.SeedSequence(seed, spawn_key=key)
+    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate, e.g. key (experiment, n, replicate, stream);
+    ``seed`` an integer >= 0 (None would draw entropy from the system: numbers no one could reproduce)."""
+    return np.random.SeedSequence(check_int(seed, "seed", low=0), spawn_key=key)
 
 
 def replicate_rng(seed: int, *key: int) -> np.random.Generator:
@@ -40,20 +43,24 @@ def replicate_rng(seed: int, *key: int) -> np.random.Generator:
 def replicate_counts(
     ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``)."""
-    ns_list = list(ns)
+    """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``):
+    integers >= 1."""
+    ns_list = [check_int(n, "list length in ns", low=1) for n in ns]
     if not ns_list or len(set(ns_list)) != len(ns_list):
         raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
         if missing := [n for n in ns_list if n not in replicates]:
             raise ValueError(f"replicates gives no count for n = {missing}")
+        if extra := [n for n in replicates if n not in ns_list]:
+            raise ValueError(f"replicates gives counts for n = {extra}, which ns {ns_list} does not have")
         counts = [replicates[n] for n in ns_list]
-    elif isinstance(replicates, Sequence):
+    elif isinstance(replicates, Sequence) and not isinstance(replicates, str):
         counts = list(replicates)
         if len(counts) != len(ns_list):
             raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {counts!r}")
     else:
         counts = [replicates] * len(ns_list)
+    counts = [check_int(count, "replicates", low=1) for count in counts]
     pairs = sorted(zip(ns_list, counts, strict=True))
     return tuple(n for n, _ in pairs), tuple(r for _, r in pairs)
 
@@ -69,6 +76,7 @@ class Chunk(NamedTuple):
 def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
     """Split the replicates of every n into chunks of about ``chunk_items`` items, at multiples of
     ``max(1, chunk_items // n)``: boundaries do not move when replicates are added, finished chunks stay reusable."""
+    check_int(chunk_items, "chunk_items", low=1)
     out = []
     for n, count in zip(ns, replicates, strict=True):
         out.extend(Chunk(n, start, stop) for start, stop in chunk_bounds(count, max(1, chunk_items // n)))
@@ -98,6 +106,8 @@ def parallel_map(
 ) -> Iterator[tuple[T, R]]:
     """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
     a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
+    if check_int(n_jobs, "n_jobs") == 0:
+        raise ValueError("n_jobs must be a number of workers >= 1, or negative as in joblib (-1: every core), got 0")
     if n_jobs == 1 and backend is None:
         yield from (_single_threaded(function, item) for item in items)
         return

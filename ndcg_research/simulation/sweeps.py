@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._validation import check_int
 from ..core import parse_discount, parse_gain
 from ..stats import TIE_TOLERANCE, mean_interval
 from ..stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import theory
-from .model import parse_model, parse_ranker
+from .model import parse_model, parse_ranker, spec_list
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import replicate_ndcg
 from .tables import grid_table
@@ -99,14 +100,16 @@ class Design:
         seed: int,
         gain: str = "linear",
     ) -> dict[str, Any]:
-        """The fields of a :class:`Design`, checked and in canonical spelling (pairs: (better, worse) among rankers)."""
-        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        """The fields of a :class:`Design`, checked and in canonical spelling (pairs: (better, worse) among rankers;
+        seed: an int, as the cache key writes it)."""
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in spec_list(rankers, "rankers")))
+        discount_specs = (str(parse_discount(d, builtin_only=True)) for d in spec_list(discounts, "discounts"))
         return dict(
             model=str(parse_model(model)),
             rankers=ranker_specs,
-            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            discounts=distinct_specs("discounts", discount_specs),
             pairs=ranker_pairs(pairs, ranker_specs),
-            seed=seed,
+            seed=check_int(seed, "seed", low=0),
             gain=str(parse_gain(gain, builtin_only=True)),
         )
 
