@@ -113,6 +113,46 @@ def test_interrupted_run_resumes_without_recomputing(sweep, reference, tmp_path,
     _same(reference, resumed)
 
 
+def _damage(how, path):
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "garbage":
+        path.write_bytes(b"hello world")
+    elif how == "fewer rows":
+        np.save(path, np.load(path)[:2])
+    elif how == "another ranker count":
+        np.save(path, np.zeros((4, 3, 1)))
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "garbage", "fewer rows", "another ranker count"])
+def test_a_damaged_cached_chunk_is_computed_again_with_a_warning_naming_it(how, tmp_path):
+    # Before: fewer rows or another trailing shape were reused as they were, unreadable files raised numpy's
+    # errors without the file's name.
+    small = ex.Sweep.build("probit", **{**TINY, "replicates": 4})
+    expected = ex.run_sweep(small).values[10]
+    ex.run_sweep(small, cache_dir=tmp_path)
+    (path,) = tmp_path.rglob("*.npy")
+    _damage(how, path)
+    with pytest.warns(RuntimeWarning, match=f"the cached chunk {re.escape(str(path))} .*: computing it again"):
+        again = ex.run_sweep(small, cache_dir=tmp_path)
+    assert (again.computed_chunks, again.reused_chunks) == (1, 0)
+    np.testing.assert_array_equal(again.values[10], expected)
+    np.testing.assert_array_equal(np.load(path), expected)  # written again: the next run reuses it
+    assert ex.run_sweep(small, cache_dir=tmp_path).reused_chunks == 1
+
+
+def test_a_folder_in_place_of_a_cached_chunk_is_refused_by_name(tmp_path):
+    small = ex.Sweep.build("probit", **TINY)
+    ex.run_sweep(small, cache_dir=tmp_path)
+    (path,) = tmp_path.rglob("*.npy")
+    path.unlink()
+    path.mkdir()  # the chunk could not be written there: refused before computing
+    with pytest.raises(IsADirectoryError, match=f"the cached chunk {re.escape(str(path))} is a folder: remove it"):
+        ex.run_sweep(small, cache_dir=tmp_path)
+
+
 def test_changed_configuration_does_not_reuse_cache(sweep, tmp_path):
     ex.run_sweep(sweep, cache_dir=tmp_path)
     other = ex.Sweep.build("probit(lo=0.1, hi=0.6)", **{**SMALL, "seed": 1})

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,17 +139,22 @@ def run_chunks(
     description: Mapping[str, Any] | None = None,
     progress: bool | None = None,
     label: str = "",
+    row_shape: Sequence[int] = (),
 ) -> ChunkRun:
     """Compute (or load from the ``cache`` folder, which must belong to this computation alone) every chunk:
-    ``compute`` gives one row per replicate; ``description`` is written once into the cache folder, for humans;
+    ``compute`` gives one row of shape ``row_shape`` per replicate (a cached chunk that cannot be read or has not that
+    shape is computed again, with a warning); ``description`` is written once into the cache folder, for humans;
     ``progress``: a tqdm bar (default: when stderr is a terminal)."""
     folder = None if cache is None else Path(cache)
+    done: dict[Chunk, np.ndarray] = {}
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         about = folder / "description.json"
         if description is not None and not about.exists():
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
-    done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
+        for c in chunks:
+            if (values := _cached(_chunk_path(folder, c), (c.stop - c.start, *row_shape))) is not None:
+                done[c] = values
     todo = [c for c in chunks if c not in done]
 
     from tqdm import tqdm
@@ -167,6 +173,26 @@ def run_chunks(
 
 def _chunk_path(folder: Path, chunk: Chunk) -> Path:
     return folder / f"n{chunk.n}_r{chunk.start}-{chunk.stop}.npy"
+
+
+def _cached(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The values saved at ``path`` if they have ``shape``; None if there are none, or (with a warning) if the file
+    cannot be read or has another shape. Changed values of the right shape are not detected (no checksum)."""
+    if not path.exists():
+        return None
+    try:
+        with open(path, "rb") as file:  # a .npy file only (np.load would open a .npz file too)
+            values = np.lib.format.read_array(file, allow_pickle=False)
+    except IsADirectoryError:
+        raise IsADirectoryError(f"the cached chunk {path} is a folder: remove it") from None
+    except (OSError, ValueError, EOFError) as error:  # truncated, empty, not a .npy file, pickled objects
+        problem = f"cannot be read ({type(error).__name__}: {error})"
+    else:
+        if values.shape == shape:
+            return values
+        problem = f"has shape {values.shape}, not {shape}"
+    warnings.warn(f"the cached chunk {path} {problem}: computing it again", RuntimeWarning, stacklevel=3)
+    return None
 
 
 def _save_atomically(path: Path, values: np.ndarray) -> None:

@@ -126,6 +126,10 @@ class Design:
         """The values of the data sets of ``chunk``, one row each (in the subclasses)."""
         raise NotImplementedError
 
+    def row_shape(self) -> tuple[int, ...]:
+        """The shape of one data set's values, a row of :meth:`compute_chunk` (in the subclasses)."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True, kw_only=True)
 class Sweep(Design):
@@ -158,6 +162,10 @@ class Sweep(Design):
     def axes(self) -> dict[str, tuple[str, ...]]:
         """Names and labels of the axes of one replicate's values (after the replicate axis)."""
         return {"ranker": self.rankers, "discount": self.discounts}
+
+    def row_shape(self) -> tuple[int, ...]:
+        """One replicate's values: a number per label of each of the :meth:`axes`."""
+        return tuple(len(labels) for labels in self.axes().values())
 
     def canonical(self, axis: str, label: str) -> str:
         """The canonical spelling of a label of one of the :meth:`axes`, e.g. ``"noisy(sigma=1)"``."""
@@ -299,4 +307,12 @@ def run_design(
     """:func:`~.replicates.run_chunks` of ``design.compute_chunk``, cached in ``cache_dir/<CACHE_PREFIX><key>``."""
     cache = None if cache_dir is None else Path(cache_dir) / f"{design.CACHE_PREFIX}{design.key()}"
     description = {**design.key_fields(), "kind": type(design).__name__}
-    return run_chunks(design.compute_chunk, chunks, cache=cache, description=description, label=design.model, **options)
+    return run_chunks(
+        design.compute_chunk,
+        chunks,
+        cache=cache,
+        description=description,
+        label=design.model,
+        row_shape=design.row_shape(),
+        **options,
+    )

@@ -100,6 +100,10 @@ class StreamStudy(Design):
         stream = functools.partial(stream_ndcg, self.model, self.rankers, self.discounts, self.ns, seed=self.seed)
         return np.stack([stream(replicate=r, gain=self.gain) for r in range(chunk.start, chunk.stop)])
 
+    def row_shape(self) -> tuple[int, ...]:
+        """One stream's values: (ns, rankers, discounts)."""
+        return len(self.ns), len(self.rankers), len(self.discounts)
+
 
 @dataclass
 class StreamResult:
