@@ -61,6 +61,16 @@ def test_two_workers_give_identical_tables(sweep, reference):
     _same(reference, ex.run_sweep(sweep, n_jobs=2, chunk_items=2000))
 
 
+def test_multiprocessing_backend_gives_identical_values():
+    # joblib's multiprocessing backend yields no results as they finish: parallel_map asked it to and crashed
+    # ("does not support return_as=generator_unordered"); it now gives them all at the end.
+    small = ex.Sweep.build("probit", **{**TINY, "ns": [10, 20], "replicates": 5})
+    result = ex.run_sweep(small, n_jobs=2, backend="multiprocessing", chunk_items=40)
+    assert result.computed_chunks == len(small.chunks(40)) == 5
+    for n in small.ns:
+        np.testing.assert_array_equal(result.values[n], ex.run_sweep(small).values[n])
+
+
 def test_dask_cluster_gives_identical_tables(sweep, reference):
     from dask import distributed
 

@@ -106,7 +106,8 @@ def parallel_map(
     function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1, backend: str | None = None
 ) -> Iterator[tuple[T, R]]:
     """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
-    a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
+    a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call. A backend
+    that cannot yield results as they finish (``"multiprocessing"``) gives them all at the end."""
     if check_int(n_jobs, "n_jobs") == 0:
         raise ValueError("n_jobs must be a number of workers >= 1, or negative as in joblib (-1: every core), got 0")
     if n_jobs == 1 and backend is None:
@@ -116,7 +117,10 @@ def parallel_map(
 
     config = joblib.parallel_config(backend=backend) if backend is not None else contextlib.nullcontext()
     with config:
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        try:
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        except ValueError:  # "Backend ... does not support return_as=generator_unordered": a list at the end
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
         yield from parallel(joblib.delayed(_single_threaded)(function, item) for item in items)
 
 
