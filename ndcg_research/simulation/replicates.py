@@ -90,15 +90,12 @@ def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
 
 
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
-    """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
-    threads stall on busy cores."""
-    try:
-        from threadpoolctl import threadpool_limits
+    """``(item, function(item))`` on one BLAS thread, whatever the worker: the values do not depend on ``n_jobs``
+    (OpenBLAS splits a dot product by its threads, which moves the last bits), and idle BLAS threads would stall on
+    busy cores. threadpoolctl is required, as tqdm is (the ``notebooks`` and ``experiments`` extras)."""
+    from threadpoolctl import threadpool_limits
 
-        limit = threadpool_limits(1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
-        limit = contextlib.nullcontext()
-    with limit:
+    with threadpool_limits(1, user_api="blas"):
         return item, function(item)
 
 
