@@ -4,6 +4,7 @@ summaries by hand, the growth fit."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -87,14 +88,34 @@ def test_run_streams_gives_the_streams_whatever_the_workers_and_chunks(tmp_path)
             one.values[r], sim.stream_ndcg(study.model, study.rankers, study.discounts, study.ns, seed=3, replicate=r)
         )
     two = co.run_streams(study, n_jobs=2, chunk_items=400, cache_dir=tmp_path)
-    again = co.run_streams(study, cache_dir=tmp_path, chunk_items=400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the cached streams have the study's shape: reused without a warning
+        again = co.run_streams(study, cache_dir=tmp_path, chunk_items=400)
     np.testing.assert_array_equal(one.values, two.values)
     np.testing.assert_array_equal(one.values, again.values)
+
+
+def test_a_cached_stream_chunk_of_another_shape_is_computed_again(tmp_path):
+    study = co.StreamStudy.build("probit", ns=[5, 10], streams=3, seed=1, rankers=["bayes", "random"], pairs=[])
+    expected = co.run_streams(study).values
+    co.run_streams(study, cache_dir=tmp_path)
+    (path,) = tmp_path.rglob("*.npy")
+    np.save(path, np.load(path)[:, :1])  # one prefix length instead of two: was reused as it was
+    with pytest.warns(RuntimeWarning, match=r"has shape \(3, 1, 2, 1\), not \(3, 2, 2, 1\): computing it again"):
+        again = co.run_streams(study, cache_dir=tmp_path)
+    np.testing.assert_array_equal(again.values, expected)
 
 
 def test_stream_study_rejects_bad_grids():
     with pytest.raises(ValueError, match="increasing list"):
         co.StreamStudy.build("probit", ns=[100, 10], streams=2, seed=0)
+    # Before: a prefix length <= 0 sliced from the end of the stream; streams=0 ran nothing.
+    with pytest.raises(ValueError, match="prefix length in ns must be an integer >= 1, got -2"):
+        co.StreamStudy.build("probit", ns=[-2, 10], streams=2, seed=0)
+    with pytest.raises(ValueError, match="streams must be an integer >= 1, got 0"):
+        co.StreamStudy.build("probit", ns=[5, 10], streams=0, seed=0)
+    with pytest.raises(TypeError, match="seed must be an integer >= 0, got NoneType None"):
+        co.StreamStudy.build("probit", ns=[5, 10], streams=2, seed=None)
     with pytest.raises(TypeError, match="must be a StreamStudy"):
         co.run_streams("probit")
 

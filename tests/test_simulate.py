@@ -4,13 +4,16 @@ core."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 from scipy import stats
 
 import ndcg_research as nr
+from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation.crossing import crossing_table
 from ndcg_research.simulation.model import parse_model, parse_ranker, stable_id
 from ndcg_research.simulation.replicates import replicate_rng
 from ndcg_research.simulation.simulate import replicate_ndcg, sample, stream_ndcg, stream_sample
@@ -206,6 +209,85 @@ def test_kappa_orders_rankers():
 )
 def test_bad_input_is_rejected(call, error, match):
     with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("coarse(bins=2.5)", "ranker 'coarse' parameter bins must be an integer, got float 2.5"),
+        ("coarse(bins=4.0)", "ranker 'coarse' parameter bins must be an integer, got float 4.0"),
+        ("head(m=2.0)", "ranker 'head' parameter m must be an integer, got float 2.0"),
+        ("head(m=True)", "ranker 'head' parameter m must be an integer, got bool True"),
+        ("noisy(sigma=True)", "ranker 'noisy' parameter sigma must be a number, got bool True"),
+        ("noisy(sigma='1')", "ranker 'noisy' parameter sigma must be a number, got str '1'"),
+    ],
+)
+def test_ranker_counts_are_integers_and_parameters_numbers(spec, match):
+    # bins=2.5 made bin edges at Phi^-1(j / 2.5), m=True ranked as m=1, m=2.0 failed later slicing the data set.
+    with pytest.raises(TypeError, match=re.escape(match)):
+        parse_ranker(spec)
+    assert parse_ranker("coarse(bins=4)").bins == 4 and parse_ranker("head(m=2)").m == 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("probit(grades=2.5)", "model parameter grades must be an integer, got float 2.5"),
+        ("probit(grades=2.0)", "model parameter grades must be an integer, got float 2.0"),
+        ("probit(lo=True)", "model parameter lo must be a number, got bool True"),
+    ],
+)
+def test_model_grades_are_an_integer(spec, match):
+    with pytest.raises(TypeError, match=re.escape(match)):
+        parse_model(spec)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        # n = 0 gave [[0.]] and NaN, prefix lengths -2 and 0 the first 3 items' nDCG and 0.
+        (
+            lambda: replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0),
+            ValueError,
+            "n must be an integer >= 1, got 0",
+        ),
+        (lambda: sample("probit", ["bayes"], 2.5, seed=1), TypeError, "n must be an integer >= 1, got float 2.5"),
+        (
+            lambda: replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=-1),
+            ValueError,
+            "replicate must be an integer >= 0, got -1",
+        ),
+        (lambda: fn.finite_n_ndcg("probit", "bayes", "log2", 0), ValueError, "n must be an integer >= 1, got 0"),
+        (
+            lambda: fn.rare_miss_share("probit", "noisy(sigma=1)", "log2", 100, -1),
+            ValueError,
+            "replicates must be an integer >= 1, got -1",
+        ),
+        (
+            lambda: stream_ndcg("probit", ["bayes"], ["log2"], [-2, 5], seed=1, replicate=0),
+            ValueError,
+            "prefix length in ns must be an integer >= 1, got -2",
+        ),
+        (
+            lambda: stream_ndcg("probit", ["bayes"], ["log2"], [0, 5], seed=1, replicate=0),
+            ValueError,
+            "prefix length in ns must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: replicate_ndcg("probit", "bayes", ["log2"], 5, seed=1, replicate=0),
+            TypeError,
+            "rankers must be a list of specs, got str 'bayes'",
+        ),
+        (
+            lambda: crossing_table("probit", "bayes", "head(m=3)", ["log2"], -5, 100),
+            ValueError,
+            "n_min must be an integer >= 1, got -5",
+        ),
+    ],
+)
+def test_lengths_and_counts_are_checked_by_name(call, error, match):
+    with pytest.raises(error, match=re.escape(match)):
         call()
 
 

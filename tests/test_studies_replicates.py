@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+import tomllib
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from ndcg_research.simulation import replicates as rp
 from ndcg_research.simulation.replicates import (
@@ -61,6 +66,24 @@ def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):
         for n, values in expected.items():
             np.testing.assert_array_equal(run.values[n], values)
     assert (tmp_path / "key" / "description.json").is_file()
+
+
+def test_every_extra_that_runs_sweeps_installs_threadpoolctl():
+    # run_chunks needs tqdm; an environment with the notebooks extra alone ran sweeps without threadpoolctl, so with
+    # OpenBLAS's threads in this process and one in a worker: values that moved in their last bits with n_jobs.
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = pyproject["project"]["optional-dependencies"]
+    runs_sweeps = {name for name, needs in extras.items() if any(need.startswith("tqdm") for need in needs)}
+    assert runs_sweeps >= {"notebooks", "experiments"}
+    for name in runs_sweeps:
+        assert any(need.startswith("threadpoolctl") for need in extras[name]), name
+
+
+def test_chunks_do_not_run_without_threadpoolctl(monkeypatch):
+    # Without it a chunk ran on every BLAS thread (values depending on the workers), silently.
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)
+    with pytest.raises(ImportError, match="threadpoolctl"):
+        list(parallel_map(abs, [-1]))
 
 
 # ------------------------------------------------------------ examples of simulation.replicates

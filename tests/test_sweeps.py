@@ -4,6 +4,7 @@ tables."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -60,6 +61,16 @@ def test_two_workers_give_identical_tables(sweep, reference):
     _same(reference, ex.run_sweep(sweep, n_jobs=2, chunk_items=2000))
 
 
+def test_multiprocessing_backend_gives_identical_values():
+    # joblib's multiprocessing backend yields no results as they finish: parallel_map asked it to and crashed
+    # ("does not support return_as=generator_unordered"); it now gives them all at the end.
+    small = ex.Sweep.build("probit", **{**TINY, "ns": [10, 20], "replicates": 5})
+    result = ex.run_sweep(small, n_jobs=2, backend="multiprocessing", chunk_items=40)
+    assert result.computed_chunks == len(small.chunks(40)) == 5
+    for n in small.ns:
+        np.testing.assert_array_equal(result.values[n], ex.run_sweep(small).values[n])
+
+
 def test_dask_cluster_gives_identical_tables(sweep, reference):
     from dask import distributed
 
@@ -110,6 +121,46 @@ def test_interrupted_run_resumes_without_recomputing(sweep, reference, tmp_path,
     assert (resumed.reused_chunks, resumed.computed_chunks) == (3, total - 3)
     assert not list(tmp_path.rglob("*.tmp"))  # no half-written chunk left behind
     _same(reference, resumed)
+
+
+def _damage(how, path):
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "garbage":
+        path.write_bytes(b"hello world")
+    elif how == "fewer rows":
+        np.save(path, np.load(path)[:2])
+    elif how == "another ranker count":
+        np.save(path, np.zeros((4, 3, 1)))
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "garbage", "fewer rows", "another ranker count"])
+def test_a_damaged_cached_chunk_is_computed_again_with_a_warning_naming_it(how, tmp_path):
+    # Before: fewer rows or another trailing shape were reused as they were, unreadable files raised numpy's
+    # errors without the file's name.
+    small = ex.Sweep.build("probit", **{**TINY, "replicates": 4})
+    expected = ex.run_sweep(small).values[10]
+    ex.run_sweep(small, cache_dir=tmp_path)
+    (path,) = tmp_path.rglob("*.npy")
+    _damage(how, path)
+    with pytest.warns(RuntimeWarning, match=f"the cached chunk {re.escape(str(path))} .*: computing it again"):
+        again = ex.run_sweep(small, cache_dir=tmp_path)
+    assert (again.computed_chunks, again.reused_chunks) == (1, 0)
+    np.testing.assert_array_equal(again.values[10], expected)
+    np.testing.assert_array_equal(np.load(path), expected)  # written again: the next run reuses it
+    assert ex.run_sweep(small, cache_dir=tmp_path).reused_chunks == 1
+
+
+def test_a_folder_in_place_of_a_cached_chunk_is_refused_by_name(tmp_path):
+    small = ex.Sweep.build("probit", **TINY)
+    ex.run_sweep(small, cache_dir=tmp_path)
+    (path,) = tmp_path.rglob("*.npy")
+    path.unlink()
+    path.mkdir()  # the chunk could not be written there: refused before computing
+    with pytest.raises(IsADirectoryError, match=f"the cached chunk {re.escape(str(path))} is a folder: remove it"):
+        ex.run_sweep(small, cache_dir=tmp_path)
 
 
 def test_changed_configuration_does_not_reuse_cache(sweep, tmp_path):
@@ -193,6 +244,77 @@ def test_progress_bar_can_be_forced(sweep, capsys):
 def test_bad_sweeps_are_rejected(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ex.Sweep.build("probit", **kwargs)
+
+
+TINY = dict(ns=[10], replicates=2, seed=1, rankers=["bayes", "random"], discounts=["log2"], pairs=[])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(seed=None), TypeError, "seed must be an integer >= 0, got NoneType None"),
+        (dict(seed=True), TypeError, "seed must be an integer >= 0, got bool True"),
+        (dict(seed=-1), ValueError, "seed must be an integer >= 0, got -1"),
+        (dict(seed=1.5), TypeError, "seed must be an integer >= 0, got float 1.5"),
+        (dict(seed="1"), TypeError, "seed must be an integer >= 0, got str '1'"),
+        (dict(ns=[0]), ValueError, "list length in ns must be an integer >= 1, got 0"),
+        (dict(ns=[-3]), ValueError, "list length in ns must be an integer >= 1, got -3"),
+        (dict(ns=[10.5]), TypeError, "list length in ns must be an integer >= 1, got float 10.5"),
+        (dict(replicates=0), ValueError, "replicates must be an integer >= 1, got 0"),
+        (dict(replicates=-1), ValueError, "replicates must be an integer >= 1, got -1"),
+        (dict(replicates=2.5), TypeError, "replicates must be an integer >= 1, got float 2.5"),
+        (dict(replicates=np.array([2, 3])), TypeError, "replicates must be an integer >= 1, got ndarray"),
+        (dict(ns=[10, 20], replicates="23"), TypeError, "replicates must be an integer >= 1, got str '23'"),
+        (
+            dict(replicates={10: 2, 99: 5}),
+            ValueError,
+            "replicates gives counts for n = [99], which ns [10] does not have",
+        ),
+        (dict(rankers="bayes"), TypeError, "rankers must be a list of specs, got str 'bayes'"),
+        (dict(discounts="log2"), TypeError, "discounts must be a list of specs, got str 'log2'"),
+    ],
+)
+def test_sweep_arguments_are_checked_by_name(kwargs, error, match):
+    # Before: seed None drew OS entropy (its cache key "seed": null), True ran as 1 under another key, ns=[0] divided
+    # by zero, replicates=0 gave no values at all, a count for an n not in ns was dropped, "bayes" was read letter by
+    # letter.
+    with pytest.raises(error, match=re.escape(match)):
+        ex.Sweep.build("probit", **{**TINY, **kwargs})
+
+
+def test_numpy_integers_are_plain_ints_in_the_sweep_and_its_cache_key():
+    plain = ex.Sweep.build("probit", **TINY)
+    numpy = ex.Sweep.build("probit", **{**TINY, "seed": np.int64(1), "ns": [np.int64(10)], "replicates": np.int32(2)})
+    assert numpy == plain and numpy.key() == plain.key()  # np.int64 seeds failed in the key's json.dumps
+    assert type(numpy.seed) is int and type(numpy.ns[0]) is int and type(numpy.replicates[0]) is int
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        (dict(n_jobs=0), ValueError, "n_jobs must be a number of workers >= 1, or negative as in joblib"),
+        (dict(n_jobs="2"), TypeError, "n_jobs must be an integer, got str '2'"),
+        (dict(chunk_items=0), ValueError, "chunk_items must be an integer >= 1, got 0"),
+        (dict(chunk_items=-5), ValueError, "chunk_items must be an integer >= 1, got -5"),
+        (dict(chunk_items=25.5), TypeError, "chunk_items must be an integer >= 1, got float 25.5"),
+    ],
+)
+def test_run_options_are_checked_by_name(options, error, match):
+    # Before: chunk_items <= 0 ran silently with one replicate per chunk, n_jobs="2" reached joblib.
+    with pytest.raises(error, match=re.escape(match)):
+        ex.run_sweep(ex.Sweep.build("probit", **TINY), **options)
+
+
+def test_a_draw_needs_an_integer_seed():
+    # seed=None drew entropy from the system: numbers no one could reproduce.
+    for call in (
+        lambda seed: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=seed, replicate=0),
+        lambda seed: sim.sample("probit", ["bayes"], 5, seed=seed).x,
+        lambda seed: sim.stream_ndcg("probit", ["bayes"], ["log2"], [5], seed=seed, replicate=0),
+    ):
+        with pytest.raises(TypeError, match="seed must be an integer >= 0, got NoneType None"):
+            call(None)
+        np.testing.assert_array_equal(call(np.int64(3)), call(3))
 
 
 def test_compare_with_theory_by_hand():

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._validation import check_int
 from ..core import parse_discount
 from ..stats import TIE_TOLERANCE, wilson_interval
 from . import finite_n
@@ -40,6 +41,8 @@ def crossing_table(
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
     specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
+    n_min, n_max = check_int(n_min, "n_min", low=1), check_int(n_max, "n_max", low=1)
+    points = check_int(points, "points", low=1)
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
     grid = sorted({int(round(v)) for v in np.geomspace(n_min, n_max, points)} | {n_min, n_max})

@@ -16,7 +16,7 @@ import pandas as pd
 from ..core import _kernels as kernels
 from ..core import format_call, parse_registered
 from ..core._ranking import top_order
-from .model import Ranker, parse_ranker
+from .model import Ranker, parse_ranker, spec_list
 from .replicates import Chunk
 from .simulate import ndcg_ratio, parse_specs, sample
 from .sweeps import Sweep, distinct_specs
@@ -131,8 +131,8 @@ class CutoffSweep(Sweep):
         **common: Any,
     ) -> CutoffSweep:
         """Check and canonicalise a sweep: cut-off ``rules``, tie-free rankers and :meth:`Sweep.build`'s arguments."""
-        rankers = [str(r) for r in _tie_free(parse_ranker(r) for r in rankers)]
-        rule_specs = distinct_specs("rules", (str(parse_cutoff(r)) for r in rules))
+        rankers = [str(r) for r in _tie_free(parse_ranker(r) for r in spec_list(rankers, "rankers"))]
+        rule_specs = distinct_specs("rules", (str(parse_cutoff(r)) for r in spec_list(rules, "rules")))
         return super().build(model, rankers=rankers, discounts=discounts, pairs=pairs, rules=rule_specs, **common)
 
     def axes(self) -> dict[str, tuple[str, ...]]:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from .._validation import check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 from .theory import (
@@ -57,6 +58,7 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
     ``head(m)``: ``bayes`` on ranks 1..m, then the mean of the rest; ``coarse``: its step profile's mean over each
     rank's cell (approximate: its blocks have random sizes)."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
+    n = check_int(n, "n", low=1)
     if ranker.kind == "coarse":
         return gain_profile(model, ranker, gain=gain).cell_means(n)
     if ranker.kind == "gated":
@@ -114,7 +116,7 @@ def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.nd
 def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected r-th largest gain among n items, r = 1..n (the ideal ranking's): with ``q_k = P(y >= k)``,
     ``gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)`` (tails within 40 sd of ``n q_k``)."""
-    model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
+    model, gain, n = parse_model(model), parse_gain(gain, builtin_only=True), check_int(n, "n", low=1)
     star = ideal_profile(model, gain=gain)
     # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
     levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
@@ -137,7 +139,7 @@ def finite_n_values(
     gain: str | Gain = "linear",
 ) -> np.ndarray:
     """:func:`finite_n_ndcg` of every ranker under every discount at one n: shape (rankers, discounts)."""
-    model = parse_model(model)
+    model, n = parse_model(model), check_int(n, "n", low=1)
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
     ideal = ideal_rank_gains(model, n, gain=gain) @ D
@@ -164,6 +166,7 @@ def rare_miss_share(
     ``replicates`` data sets (``replicates p_r < 1``, ``p_r = 1 - E gain_r / g*(0+)``): large, it means a sample mean of
     nDCG that is too high, with a too narrow interval. 0 without shortfall."""
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
+    n, replicates = check_int(n, "n", low=1), check_int(replicates, "replicates", low=1)
     star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
     gains = rank_gains(model, ranker, n, gain=gain)[:top_ranks]

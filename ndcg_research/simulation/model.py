@@ -15,12 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import TypeVar
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from .._validation import check_int, check_real
 from ..core import format_call, parse_call, parse_registered
+
+T = TypeVar("T")
+
+
+def spec_list(specs: Iterable[T], name: str) -> list[T]:
+    """``specs`` as a list; a lone spec string is refused by ``name`` (it would be read letter by letter)."""
+    if isinstance(specs, str):
+        raise TypeError(f"{name} must be a list of specs, got str {specs!r} (write [{specs!r}])")
+    return list(specs)
 
 
 def stable_id(text: str) -> int:
@@ -39,6 +51,8 @@ class Model:
 
     def __post_init__(self) -> None:
         # A spec outside the model's domain would draw meaningless data: refused by name (the spec language's rule).
+        for f in fields(self):  # grades counts relevance units: an integer (not 2.5, 2.0 or True)
+            (check_int if f.name == "grades" else check_real)(getattr(self, f.name), f"model parameter {f.name}")
         if not (0 <= self.lo < self.hi <= 1 and self.a > 0 and 1 <= self.grades <= 32):
             raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
 
@@ -174,6 +188,8 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return spec
     valid = "valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=valid)
+    for parameter, value in kwargs.items():  # bins and m count bins and items: integers (not 2.5, 2.0 or True)
+        (check_int if parameter in ("bins", "m") else check_real)(value, f"ranker {name!r} parameter {parameter}")
     ranker = Ranker(name, **kwargs)
     if name in _DOMAIN and not _DOMAIN[name][1](ranker):
         raise ValueError(f"ranker {name!r} needs {_DOMAIN[name][0]}, got {spec!r}")

@@ -13,12 +13,15 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
+
+from .._validation import check_int
 
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
@@ -28,8 +31,9 @@ R = TypeVar("R")
 
 
 def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
-    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate, e.g. key (experiment, n, replicate, stream)."""
-    return np.random.SeedSequence(seed, spawn_key=key)
+    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate, e.g. key (experiment, n, replicate, stream);
+    ``seed`` an integer >= 0 (None would draw entropy from the system: numbers no one could reproduce)."""
+    return np.random.SeedSequence(check_int(seed, "seed", low=0), spawn_key=key)
 
 
 def replicate_rng(seed: int, *key: int) -> np.random.Generator:
@@ -40,20 +44,24 @@ def replicate_rng(seed: int, *key: int) -> np.random.Generator:
 def replicate_counts(
     ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``)."""
-    ns_list = list(ns)
+    """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``):
+    integers >= 1."""
+    ns_list = [check_int(n, "list length in ns", low=1) for n in ns]
     if not ns_list or len(set(ns_list)) != len(ns_list):
         raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
         if missing := [n for n in ns_list if n not in replicates]:
             raise ValueError(f"replicates gives no count for n = {missing}")
+        if extra := [n for n in replicates if n not in ns_list]:
+            raise ValueError(f"replicates gives counts for n = {extra}, which ns {ns_list} does not have")
         counts = [replicates[n] for n in ns_list]
-    elif isinstance(replicates, Sequence):
+    elif isinstance(replicates, Sequence) and not isinstance(replicates, str):
         counts = list(replicates)
         if len(counts) != len(ns_list):
             raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {counts!r}")
     else:
         counts = [replicates] * len(ns_list)
+    counts = [check_int(count, "replicates", low=1) for count in counts]
     pairs = sorted(zip(ns_list, counts, strict=True))
     return tuple(n for n, _ in pairs), tuple(r for _, r in pairs)
 
@@ -69,6 +77,7 @@ class Chunk(NamedTuple):
 def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
     """Split the replicates of every n into chunks of about ``chunk_items`` items, at multiples of
     ``max(1, chunk_items // n)``: boundaries do not move when replicates are added, finished chunks stay reusable."""
+    check_int(chunk_items, "chunk_items", low=1)
     out = []
     for n, count in zip(ns, replicates, strict=True):
         out.extend(Chunk(n, start, stop) for start, stop in chunk_bounds(count, max(1, chunk_items // n)))
@@ -81,15 +90,12 @@ def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
 
 
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
-    """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
-    threads stall on busy cores."""
-    try:
-        from threadpoolctl import threadpool_limits
+    """``(item, function(item))`` on one BLAS thread, whatever the worker: the values do not depend on ``n_jobs``
+    (OpenBLAS splits a dot product by its threads, which moves the last bits), and idle BLAS threads would stall on
+    busy cores. threadpoolctl is required, as tqdm is (the ``notebooks`` and ``experiments`` extras)."""
+    from threadpoolctl import threadpool_limits
 
-        limit = threadpool_limits(1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
-        limit = contextlib.nullcontext()
-    with limit:
+    with threadpool_limits(1, user_api="blas"):
         return item, function(item)
 
 
@@ -97,7 +103,10 @@ def parallel_map(
     function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1, backend: str | None = None
 ) -> Iterator[tuple[T, R]]:
     """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
-    a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
+    a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call. A backend
+    that cannot yield results as they finish (``"multiprocessing"``) gives them all at the end."""
+    if check_int(n_jobs, "n_jobs") == 0:
+        raise ValueError("n_jobs must be a number of workers >= 1, or negative as in joblib (-1: every core), got 0")
     if n_jobs == 1 and backend is None:
         yield from (_single_threaded(function, item) for item in items)
         return
@@ -105,7 +114,10 @@ def parallel_map(
 
     config = joblib.parallel_config(backend=backend) if backend is not None else contextlib.nullcontext()
     with config:
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        try:
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        except ValueError:  # "Backend ... does not support return_as=generator_unordered": a list at the end
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
         yield from parallel(joblib.delayed(_single_threaded)(function, item) for item in items)
 
 
@@ -128,17 +140,22 @@ def run_chunks(
     description: Mapping[str, Any] | None = None,
     progress: bool | None = None,
     label: str = "",
+    row_shape: Sequence[int] = (),
 ) -> ChunkRun:
     """Compute (or load from the ``cache`` folder, which must belong to this computation alone) every chunk:
-    ``compute`` gives one row per replicate; ``description`` is written once into the cache folder, for humans;
+    ``compute`` gives one row of shape ``row_shape`` per replicate (a cached chunk that cannot be read or has not that
+    shape is computed again, with a warning); ``description`` is written once into the cache folder, for humans;
     ``progress``: a tqdm bar (default: when stderr is a terminal)."""
     folder = None if cache is None else Path(cache)
+    done: dict[Chunk, np.ndarray] = {}
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         about = folder / "description.json"
         if description is not None and not about.exists():
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
-    done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
+        for c in chunks:
+            if (values := _cached(_chunk_path(folder, c), (c.stop - c.start, *row_shape))) is not None:
+                done[c] = values
     todo = [c for c in chunks if c not in done]
 
     from tqdm import tqdm
@@ -157,6 +174,26 @@ def run_chunks(
 
 def _chunk_path(folder: Path, chunk: Chunk) -> Path:
     return folder / f"n{chunk.n}_r{chunk.start}-{chunk.stop}.npy"
+
+
+def _cached(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The values saved at ``path`` if they have ``shape``; None if there are none, or (with a warning) if the file
+    cannot be read or has another shape. Changed values of the right shape are not detected (no checksum)."""
+    if not path.exists():
+        return None
+    try:
+        with open(path, "rb") as file:  # a .npy file only (np.load would open a .npz file too)
+            values = np.lib.format.read_array(file, allow_pickle=False)
+    except IsADirectoryError:
+        raise IsADirectoryError(f"the cached chunk {path} is a folder: remove it") from None
+    except (OSError, ValueError, EOFError) as error:  # truncated, empty, not a .npy file, pickled objects
+        problem = f"cannot be read ({type(error).__name__}: {error})"
+    else:
+        if values.shape == shape:
+            return values
+        problem = f"has shape {values.shape}, not {shape}"
+    warnings.warn(f"the cached chunk {path} {problem}: computing it again", RuntimeWarning, stacklevel=3)
+    return None
 
 
 def _save_atomically(path: Path, values: np.ndarray) -> None:

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
 from ..core import _kernels as kernels
 from ..core._ranking import group_means
-from .model import Model, Ranker, parse_model, parse_ranker
+from .model import Model, Ranker, parse_model, parse_ranker, spec_list
 from .replicates import replicate_rng
 
 #: Spawn keys ``(experiment, n, replicate, 0)`` draw a data set, ``(..., ranker.stream)`` a ranker's noise; a stream's
@@ -44,8 +45,22 @@ def parse_specs(
     model: str | Model, rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
 ) -> tuple[Model, list[Ranker], list[Discount], Gain]:
     """The model, rankers, built-in discounts and built-in gain of an experiment, parsed."""
-    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    return parse_model(model), [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
+    discounts = [parse_discount(d, builtin_only=True) for d in spec_list(discounts, "discounts")]
+    rankers = [parse_ranker(r) for r in spec_list(rankers, "rankers")]
+    return parse_model(model), rankers, discounts, parse_gain(gain, builtin_only=True)
+
+
+def data_set_key(model: Model, n: int, seed: int, replicate: int) -> tuple[int, int, int, int]:
+    """``(seed, experiment, n, replicate)``, the start of the spawn keys of a data set: n >= 1, replicate >= 0."""
+    return seed, model.experiment_id, check_int(n, "n", low=1), check_int(replicate, "replicate", low=0)
+
+
+def prefix_lengths(ns: Iterable[int]) -> tuple[int, ...]:
+    """The prefix lengths of a stream, checked: a non-empty increasing list of integers >= 1."""
+    ns = tuple(check_int(n, "prefix length in ns", low=1) for n in ns)
+    if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
+        raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
+    return ns
 
 
 @dataclass(frozen=True)
@@ -59,10 +74,10 @@ class Sample:
 
 def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, replicate: int, stream: bool) -> Sample:
     """The data set of :func:`sample` (sorted features) or of :func:`stream_sample` (arrival order, uniform keys)."""
-    key, suffix = (seed, model.experiment_id, n, replicate), (STREAM_KEY,) if stream else ()
+    key, suffix = data_set_key(model, n, seed, replicate), (STREAM_KEY,) if stream else ()
     x, y = model.draw(replicate_rng(*key, 0, *suffix), n, descending=not stream)
     scores: dict[str, np.ndarray] = {}
-    for ranker in map(parse_ranker, rankers):
+    for ranker in map(parse_ranker, spec_list(rankers, "rankers")):
         rng = replicate_rng(*key, ranker.stream, *suffix)
         if ranker.kind == "bayes":
             score = x.copy()
@@ -125,7 +140,8 @@ def replicate_ndcg(
 ) -> np.ndarray:
     """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set: shape (rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
-    buf, key = _buffers(n), (seed, model.experiment_id, n, replicate)
+    key = data_set_key(model, n, seed, replicate)
+    buf = _buffers(n)
     x, y = model.draw(replicate_rng(*key, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
     vectors = [kernels.discount_vector(d, n) for d in discounts]
@@ -172,9 +188,7 @@ def stream_ndcg(
 ) -> np.ndarray:
     """Full-list nDCG on the prefixes of :func:`stream_sample` of lengths ``ns``: shape (ns, rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
-    ns = list(ns)
-    if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
-        raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
+    ns = prefix_lengths(ns)
     s = stream_sample(model, rankers, ns[-1], seed=seed, replicate=replicate)
     x, gains, grades8 = s.x, gain_fn(s.grades), s.grades.astype(np.int8)
     vectors = [kernels.discount_vector(d, ns[-1]) for d in discounts]

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._validation import check_int
 from ..core import parse_discount, parse_gain
 from ..stats import TIE_TOLERANCE, mean_interval
 from ..stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import theory
-from .model import parse_model, parse_ranker
+from .model import parse_model, parse_ranker, spec_list
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import replicate_ndcg
 from .tables import grid_table
@@ -99,14 +100,16 @@ class Design:
         seed: int,
         gain: str = "linear",
     ) -> dict[str, Any]:
-        """The fields of a :class:`Design`, checked and in canonical spelling (pairs: (better, worse) among rankers)."""
-        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        """The fields of a :class:`Design`, checked and in canonical spelling (pairs: (better, worse) among rankers;
+        seed: an int, as the cache key writes it)."""
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in spec_list(rankers, "rankers")))
+        discount_specs = (str(parse_discount(d, builtin_only=True)) for d in spec_list(discounts, "discounts"))
         return dict(
             model=str(parse_model(model)),
             rankers=ranker_specs,
-            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            discounts=distinct_specs("discounts", discount_specs),
             pairs=ranker_pairs(pairs, ranker_specs),
-            seed=seed,
+            seed=check_int(seed, "seed", low=0),
             gain=str(parse_gain(gain, builtin_only=True)),
         )
 
@@ -121,6 +124,10 @@ class Design:
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """The values of the data sets of ``chunk``, one row each (in the subclasses)."""
+        raise NotImplementedError
+
+    def row_shape(self) -> tuple[int, ...]:
+        """The shape of one data set's values, a row of :meth:`compute_chunk` (in the subclasses)."""
         raise NotImplementedError
 
 
@@ -155,6 +162,10 @@ class Sweep(Design):
     def axes(self) -> dict[str, tuple[str, ...]]:
         """Names and labels of the axes of one replicate's values (after the replicate axis)."""
         return {"ranker": self.rankers, "discount": self.discounts}
+
+    def row_shape(self) -> tuple[int, ...]:
+        """One replicate's values: a number per label of each of the :meth:`axes`."""
+        return tuple(len(labels) for labels in self.axes().values())
 
     def canonical(self, axis: str, label: str) -> str:
         """The canonical spelling of a label of one of the :meth:`axes`, e.g. ``"noisy(sigma=1)"``."""
@@ -296,4 +307,12 @@ def run_design(
     """:func:`~.replicates.run_chunks` of ``design.compute_chunk``, cached in ``cache_dir/<CACHE_PREFIX><key>``."""
     cache = None if cache_dir is None else Path(cache_dir) / f"{design.CACHE_PREFIX}{design.key()}"
     description = {**design.key_fields(), "kind": type(design).__name__}
-    return run_chunks(design.compute_chunk, chunks, cache=cache, description=description, label=design.model, **options)
+    return run_chunks(
+        design.compute_chunk,
+        chunks,
+        cache=cache,
+        description=description,
+        label=design.model,
+        row_shape=design.row_shape(),
+        **options,
+    )

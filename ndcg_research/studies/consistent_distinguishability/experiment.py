@@ -19,9 +19,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..._validation import check_int
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks
 from ...simulation.scaling import upper_half
-from ...simulation.simulate import stream_ndcg
+from ...simulation.simulate import prefix_lengths, stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design, run_design
 from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
 
@@ -91,16 +92,17 @@ class StreamStudy(Design):
         pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
     ) -> StreamStudy:
         """Check and canonicalise a stream study (``ns``: the increasing grid of prefix lengths)."""
-        ns = tuple(ns)
-        if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
-            raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed)
-        return cls(ns=ns, streams=streams, **design)
+        return cls(ns=prefix_lengths(ns), streams=check_int(streams, "streams", low=1), **design)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""
         stream = functools.partial(stream_ndcg, self.model, self.rankers, self.discounts, self.ns, seed=self.seed)
         return np.stack([stream(replicate=r, gain=self.gain) for r in range(chunk.start, chunk.stop)])
+
+    def row_shape(self) -> tuple[int, ...]:
+        """One stream's values: (ns, rankers, discounts)."""
+        return len(self.ns), len(self.rankers), len(self.discounts)
 
 
 @dataclass
