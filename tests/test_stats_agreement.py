@@ -205,6 +205,17 @@ def test_small_real_components_are_kept(seed):
     assert system > 0 and v.system == pytest.approx(float(system), rel=1e-6)
 
 
+def test_a_real_component_of_values_far_from_zero_is_kept():
+    # 20 systems x 5,000 topics at 1e6 with system effects of 2e-4 and noise of 1e-3: a system component of about
+    # 2e-8 in exact arithmetic. A rounding bound of the whole table's cell count times max |y| (8.9e-5 per deviation,
+    # not a system mean's 4.4e-6) called it rounding and gave 0.
+    rng = np.random.default_rng(3)
+    y = 1e6 + rng.uniform(-2e-4, 2e-4, (20, 1)) + rng.normal(0, 1, (1, 5000)) + rng.normal(0, 1e-3, (20, 5000))
+    system, topic = exact_components(y)
+    v = variance_components(y)
+    assert system > 0 and v.system == pytest.approx(float(system), rel=1e-3)
+
+
 def test_equal_mean_squares_give_a_zero_component():
     # [[0.1, 0.1], [0.2, 0.1]]: system means 0.1, 0.15, grand mean 0.125: MS_system = 2 * 2 * 0.025^2 = 0.0025;
     # topic means 0.15, 0.1: MS_topic = 0.0025; residuals +-0.025: MS_residual = 4 * 0.025^2 = 0.0025. Both

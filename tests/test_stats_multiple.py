@@ -85,6 +85,17 @@ def test_tukey_hsd_of_systems_apart_on_one_query_only_gives_p_1(seed):
     assert tukey_hsd(x, n_resamples=200, seed=seed).pvalue.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_a_query_alike_in_every_system_does_not_hide_a_difference():
+    # Query 0 holds 1e9 in both systems (shuffling it changes nothing); b is 1e-5 above a on the other 19. Exact:
+    # 2 of the 2^19 relabelings reach the difference (p = 3.8e-6), so 2,000 shuffles give the smallest p-values. A
+    # rounding allowance of 8 n eps max |value| (3.5e-5, above the difference itself) gave p = 1.
+    a = np.full(20, 0.5)
+    a[0] = 1e9
+    b = a.copy()
+    b[1:] += 1e-5
+    assert tukey_hsd(np.array([a, b]), n_resamples=2000, seed=0).pvalue[0] <= 2 / 2001
+
+
 def test_randomised_tukey_hsd_controls_the_family_wise_error_under_the_null():
     # 600 collections of 5 exchangeable systems (i.i.d. per query): the share with any pair
     # significant at 0.05 must be near 0.05. Its standard error is 0.009: a random seed fails the

@@ -12,7 +12,7 @@ from scipy import stats
 from .._validation import check_array, check_int, check_resamples, type_and_value
 from ._inputs import check_level, check_pair, check_scores
 from ._paired import TIE_TOLERANCE
-from ._resampling import TOLERANCE, mean_rounding, query_subsets
+from ._resampling import TOLERANCE, query_subsets
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -246,10 +246,11 @@ def variance_components(scores: Any) -> VarianceComponents:
     ms_residual = np.sum(residual**2) / ((s - 1) * (t - 1))
     # The rounding scale of a variance: (100 eps x mean |y|)^2; below it, a component is a residue of 0.
     floor = (TOLERANCE * float(np.abs(matrix).mean())) ** 2
-    # Every deviation (a mean from the grand mean, or a residual) is off by at most ``error`` (a bound on the rounding
-    # of any mean of the table), so a mean square MS of K x N deviations over df degrees of freedom is
-    # off by at most 2 error sqrt(K N MS / df) (Cauchy-Schwarz): sqrt(2 K MS) for a factor, sqrt(4 MS) for residuals.
-    error = float(mean_rounding(matrix.reshape(1, -1))[0])
+    # Every deviation (a mean from the grand mean, or a residual) is off by at most ``error`` to first order: a mean of
+    # m values by m eps max |y| (m = s or t; the grand mean's error is the same in every deviation, which sum to 0, so
+    # it cancels to first order). A mean square MS of K x N deviations over df degrees of freedom is then off by at
+    # most 2 error sqrt(K N MS / df) (Cauchy-Schwarz): sqrt(2 K MS) for a factor, sqrt(4 MS) for residuals.
+    error = 4 * max(s, t) * np.finfo(np.float64).eps * float(np.abs(matrix).max())
 
     def component(mean_square: float, cells: int) -> float:
         rounding = 2 * error * (math.sqrt(2 * cells * mean_square) + 2 * math.sqrt(ms_residual))
