@@ -368,6 +368,12 @@ def test_concatenated_streams_are_one_file_and_bytes_after_them_are_refused(file
     (files / "tail").write_bytes(pack(data[:half]) + data[half:])
     with pytest.raises(InputError, match=r"tail: cannot read the (xz|bzip2) data \(truncated or corrupt\?\)"):
         evaluate(files / "qrels", files / "tail")
+    if pack is lzma.compress:  # as xz -d: padding in fours only, and no .lzma stream after an .xz one
+        for name, tail, said in (("pad3", b"\0" * 3, "3 zero bytes between two streams"), ("alone", None, "")):
+            second = pack(data[half:], format=lzma.FORMAT_ALONE) if tail is None else tail + pack(data[half:])
+            (files / name).write_bytes(pack(data[:half]) + second)
+            with pytest.raises(InputError, match=rf"{name}: cannot read the xz data .*{said}"):
+                evaluate(files / "qrels", files / name)
 
 
 class _Trickle(io.RawIOBase):

@@ -80,15 +80,15 @@ class Recording:
 
 
 class Streams:
-    """The data of concatenated bzip2 or xz streams (``library``: bz2 or lzma), as ``bzip2 -d`` and ``xz -d`` read
-    them: bytes after the last stream that begin none are refused (``bz2.open`` and ``lzma.open`` drop them silently),
-    and xz's stream padding (zero bytes) is skipped (``lzma.open`` refuses it)."""
+    """The data of concatenated bzip2 or xz streams (``library``: bz2 or lzma), stream by stream: bytes after the last
+    stream that begin none are refused (``bz2.open`` and ``lzma.open`` drop them silently; ``bzip2 -d`` warns, ``xz -d``
+    refuses), and xz's stream padding (zero bytes in fours) is skipped, as ``xz -d`` does (``lzma.open`` refuses it)."""
 
     def __init__(self, stream: Any, library: Any) -> None:
-        self.stream, self.raw = stream, b""
+        self.stream, self.raw, self.zeros = stream, b"", 0
         self.decompressor: Any = None  # the current stream's, None between streams
-        self.padded = library.__name__ == "lzma"
-        self.new = library.LZMADecompressor if self.padded else library.BZ2Decompressor
+        self.xz = library.__name__ == "lzma"
+        self.new = (lambda: library.LZMADecompressor(library.FORMAT_XZ)) if self.xz else library.BZ2Decompressor
 
     def read(self, size: int) -> bytes:
         while True:
@@ -96,12 +96,17 @@ class Streams:
                 self.raw, self.decompressor = self.decompressor.unused_data + self.raw, None
             if self.decompressor is None:  # between streams: another one, padding, or the end
                 self.raw = self.raw or self.stream.read(BLOCK_SIZE)
-                if not self.raw:
+                if not self.raw:  # the end
+                    if self.zeros % 4:
+                        raise OSError(f"{self.zeros} zero bytes after the last stream: xz's padding comes in fours")
                     return b""
-                if self.padded and not (rest := self.raw.lstrip(b"\0")):
-                    self.raw = b""
+                if self.xz and self.raw[0] == 0:  # padding (more of it may follow in the next read)
+                    rest = self.raw.lstrip(b"\0")
+                    self.raw, self.zeros = rest, self.zeros + len(self.raw) - len(rest)
                     continue
-                self.raw, self.decompressor = rest if self.padded else self.raw, self.new()
+                if self.zeros % 4:
+                    raise OSError(f"{self.zeros} zero bytes between two streams: xz's padding comes in fours")
+                self.decompressor, self.zeros = self.new(), 0
             data = b""
             if self.decompressor.needs_input:
                 data, self.raw = self.raw or self.stream.read(BLOCK_SIZE), b""
