@@ -99,7 +99,9 @@ def write_output(command: str, text: str) -> int:
     pipe early (``| head``), 1 with a one-line error on any other failure to write (a full disk)."""
     try:
         if hasattr(sys.stdout, "buffer"):
-            sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
+            data = memoryview(text.encode("utf-8", errors="surrogateescape"))
+            while data:  # a pipe whose reader left takes part of it; writing the rest raises BrokenPipeError
+                data = data[sys.stdout.buffer.write(data) :]
         else:  # a text stream put in its place (tests, notebooks)
             sys.stdout.write(text)
         sys.stdout.flush()

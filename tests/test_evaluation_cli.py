@@ -275,6 +275,17 @@ def test_a_reader_that_closed_the_pipe_gets_141_and_only_the_notes_on_stderr(fil
     assert bool(result.stderr) != bool(quiet)  # the notes, unless --quiet
 
 
+def test_a_reader_that_leaves_mid_output_gets_141(tmp_path):
+    # 5,000 per-query lines (150 KB, more than a pipe holds): head takes 10 bytes and leaves while the command is
+    # writing. The pipe took part of the write, which returned that count without an error: the rest was dropped and
+    # the status was 0. The rest is written again, which raises BrokenPipeError: 141, as trec_eval | head.
+    (tmp_path / "qrels").write_text("".join(f"q{i} 0 d 1\n" for i in range(5000)))
+    (tmp_path / "run").write_text("".join(f"q{i} Q0 d 1 1.0 r\n" for i in range(5000)))
+    command = f"{sys.executable} -m ndcg_research evaluate -q {tmp_path / 'qrels'} {tmp_path / 'run'}"
+    result = subprocess.run(["bash", "-c", f"{command} | head -c 10 > /dev/null; exit ${{PIPESTATUS[0]}}"])
+    assert result.returncode == 141
+
+
 def test_whole_process_matches_in_process(files):
     result = subprocess.run(
         [
