@@ -121,6 +121,29 @@ def test_damaged_zips_and_wheels_are_said_to_be_damaged(tmp_path):
         (tmp_path / name).write_bytes(bytes(content))
         with pytest.raises(ValueError, match=rf"^{re.escape(str(tmp_path / name))}: a damaged zip file"):
             datasets.movielens_100k(tmp_path / name)
+    # Members compressed with bzip2 or xz, altered: OSError and LZMAError, not zlib's.
+    for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        path = tmp_path / f"member_{method}.zip"
+        with zipfile.ZipFile(path, "w", method) as z:
+            z.writestr("u.data", lines)
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("u.data")
+        data = bytearray(path.read_bytes())
+        start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+        data[start + 20 : start + 40] = bytes(20)
+        path.write_bytes(bytes(data))
+        with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: a damaged zip file"):
+            datasets.read_ratings(path)
+    # A member marked encrypted (flag bit 0 in its local and central headers): zipfile's RuntimeError.
+    path = tmp_path / "encrypted.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("u.data", lines)
+    data = bytearray(path.read_bytes())
+    for header, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        data[data.index(header) + flags_at] |= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: a zip file this reader cannot open, encrypted"):
+        datasets.read_ratings(path)
 
 
 def test_the_hash_is_of_the_bytes_as_in_the_file(tmp_path):

@@ -5,6 +5,7 @@ RecBole's wheel is fetched with pip (``--no-deps``: RecBole would pull in torch)
 import csv
 import hashlib
 import io
+import lzma
 import os
 import subprocess
 import sys
@@ -284,8 +285,14 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
             if member is None:
                 raise FileNotFoundError(f"{str(file)!r} holds neither u.data nor ml-100k.inter")
             data = archive.read(member)
-    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+    except FileNotFoundError:  # (no ratings member)
+        raise
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as error:  # deflate, xz, bzip2 members
         raise ValueError(f"{file}: a damaged zip file, cut short or altered ({error})") from None
+    except (RuntimeError, NotImplementedError) as error:
+        raise ValueError(
+            f"{file}: a zip file this reader cannot open, encrypted or compressed otherwise ({error})"
+        ) from None
     return _parse(data, f"{file}!{member}")
 
 
