@@ -212,6 +212,11 @@ def test_the_timeout_is_whole_seconds(tmp_path):
     with pytest.raises(TypeError, match="timeout must be an integer >= 1 or None, got float 2.5"):
         runner.run_notebook(FIXTURES / "01_ok.ipynb", tmp_path / "out.ipynb", timeout=2.5)
     assert not (tmp_path / "out.ipynb").exists()
+    # reproduce refuses it before it makes any folder or prints its plan (it did both, then failed the first notebook)
+    stream = io.StringIO()
+    with pytest.raises(TypeError, match="timeout must be an integer >= 1 or None, got float 2.5"):
+        runner.reproduce("quick", output=tmp_path / "run", timeout=2.5, stream=stream, progress=False)
+    assert not (tmp_path / "run").exists() and stream.getvalue() == ""
 
 
 @pytest.mark.parametrize("option", ["output", "figures_dir", "results_dir"])

@@ -206,6 +206,7 @@ def reproduce(
 ) -> list[NotebookResult]:
     """Execute the notebooks under a profile, check their figures and tables, and index the figures; raise
     :class:`RunnerError` before any notebook runs, :class:`RunFailed` after all ran if some failed."""
+    timeout = check_int(timeout, "timeout", low=1, none=True)  # (before any folder is made)
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(
         profile,
