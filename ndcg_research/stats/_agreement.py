@@ -12,7 +12,7 @@ from scipy import stats
 from .._validation import check_array, check_int, check_resamples, type_and_value
 from ._inputs import check_level, check_pair, check_scores
 from ._paired import TIE_TOLERANCE
-from ._resampling import TOLERANCE, query_subsets
+from ._resampling import TOLERANCE, mean_error, query_subsets
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -250,7 +250,7 @@ def variance_components(scores: Any) -> VarianceComponents:
     # m values by m eps max |y| (m = s or t; the grand mean's error is the same in every deviation, which sum to 0, so
     # it cancels to first order). A mean square MS of K x N deviations over df degrees of freedom is then off by at
     # most 2 error sqrt(K N MS / df) (Cauchy-Schwarz): sqrt(2 K MS) for a factor, sqrt(4 MS) for residuals.
-    error = 4 * max(s, t) * np.finfo(np.float64).eps * float(np.abs(matrix).max())
+    error = mean_error(max(s, t), float(np.abs(matrix).max()))
 
     def component(mean_square: float, cells: int) -> float:
         rounding = 2 * error * (math.sqrt(2 * cells * mean_square) + 2 * math.sqrt(ms_residual))

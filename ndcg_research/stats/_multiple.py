@@ -10,7 +10,7 @@ from scipy import stats
 from .._validation import check_array, check_int, check_option, check_resamples
 from ._inputs import check_jobs, check_level, check_scores
 from ._intervals import ALPHA
-from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads
+from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads, mean_error
 
 #: The corrections of ``adjust_pvalues``.
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
@@ -156,7 +156,7 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     # A range equal to |difference| in exact arithmetic (a shuffle that moves nothing that matters) reaches it: each of
     # the four means compared takes one value per query, so it is within n eps of the mean of each query's largest
     # |value| (its rounding, to first order) of its exact value.
-    rounding = 4 * matrix.shape[1] * np.finfo(np.float64).eps * np.abs(matrix).max(axis=0).mean()
+    rounding = mean_error(matrix.shape[1], np.abs(matrix).max(axis=0).mean())
     threshold = np.abs(difference) * (1.0 - TOLERANCE) - rounding
     count = b - np.searchsorted(ordered, threshold, side="left")
     pvalue = (count + 1) / (b + 1)

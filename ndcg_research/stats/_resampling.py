@@ -47,11 +47,17 @@ def rounding_residues(values: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray,
     return np.abs(mean) <= residue, np.abs(values - mean[:, None]).max(axis=1) <= residue
 
 
+def mean_error(terms: int, magnitude: Any) -> Any:
+    """A bound on the rounding of a mean of ``terms`` values of at most ``magnitude`` (to first order, with room):
+    ``4 terms eps magnitude``. The statistics' one rule for "equal in exact arithmetic, apart by rounding"."""
+    return 4 * terms * np.finfo(np.float64).eps * magnitude
+
+
 def mean_rounding(values: np.ndarray) -> np.ndarray:
     """Per row of ``values`` (rows x n), a bound on the rounding of a resampled mean of it (n terms of weight at most
-    max ``|value|`` each in sum: up to ``4 n eps`` max ``|value|``), which a resampled mean equal to the observed one
-    in exact arithmetic (the identity resample, a permutation of it) must not miss it by."""
-    return 4 * values.shape[1] * np.finfo(np.float64).eps * np.abs(values).max(axis=1)
+    max ``|value|`` each in sum), which a resampled mean equal to the observed one in exact arithmetic (the identity
+    resample, a permutation of it) must not miss it by."""
+    return mean_error(values.shape[1], np.abs(values).max(axis=1))
 
 
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
