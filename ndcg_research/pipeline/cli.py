@@ -17,7 +17,6 @@ def _timeout(text: str) -> int | None:
 
 
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
-    """The options ``reproduce`` and ``store`` share."""
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
     parser.add_argument(
         "--timeout", type=_timeout, default=profiles.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help

@@ -223,7 +223,6 @@ def rerun_environment() -> dict[str, Any]:
 
 
 def _package_version(name: str) -> str | None:
-    """The installed version of a package (``None``: not installed)."""
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
@@ -231,7 +230,6 @@ def _package_version(name: str) -> str | None:
 
 
 def _blas_libraries() -> list[dict[str, Any]]:
-    """The BLAS/OpenMP libraries loaded (threadpoolctl's view), in a stable order."""
     try:
         from threadpoolctl import threadpool_info
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
@@ -245,7 +243,6 @@ def _blas_libraries() -> list[dict[str, Any]]:
 
 
 def _to_json(value: Any, where: str) -> Any:
-    """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
     if isinstance(value, np.floating):  # .item() of a longdouble stays a longdouble
         value = float(value)
     elif isinstance(value, (np.integer, np.bool_, np.ndarray)):

@@ -79,7 +79,6 @@ def save_headline(
 
 
 def _run_record(figures: Path, name: str, notebook: str) -> dict[str, Any]:
-    """The provenance record of ``name`` in ``figures``, else that of another figure of ``notebook`` there."""
     own = figures / f"{name}.json"
     if own.is_file():
         return read_provenance(own)

@@ -125,7 +125,6 @@ def publishing(*, partial: bool, publish: bool | None, other: Sequence[str] = ()
 def _notebook_run(
     path: Path, profile: str, settings: dict[str, Any], figures_dir: Path, results_dir: Path
 ) -> NotebookRun:
-    """Check one notebook's parameters against its profile entry and plan its run."""
     declared = notebook_parameters(path)
     missing = [name for name in INJECTED_PARAMETERS if name not in declared]
     if missing:

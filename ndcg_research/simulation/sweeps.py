@@ -271,7 +271,6 @@ class SweepResult:
         return pd.DataFrame(rows, columns=columns.split())
 
     def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
-        """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
         ns = self.sweep.ns
         summaries = [summarize(self.values[n]) for n in ns]
         # Rows by the last axis first (rule, discount, ranker or pair), n last.

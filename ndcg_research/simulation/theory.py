@@ -153,7 +153,6 @@ def _unit_gain(model: Model, gain: Gain) -> _Curve:
 
 
 def _x_integral(model: Model, h: _Curve, lo: float, hi: float) -> float:
-    """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
     return integrate.quad(
         lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), lo, hi, epsabs=1e-13, epsrel=1e-11
     )[0]

@@ -129,8 +129,7 @@ def compare_systems(
         low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence=confidence, interval=interval)
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
-    # The matrix and every parameter are checked: the nested calls do not check them again. With tukey, the pairs' t
-    # tests (never exact) give every column but the p-values.
+    # With tukey, the pairs' t tests (never exact) give every column but the p-values.
     options: dict[str, Any] = dict(test="t" if test == "tukey" else test, interval=interval, confidence=confidence)
     tests = _pairwise_tests(matrix, None, alpha=ALPHA, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
     pvalue = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue if test == "tukey" else tests.pvalue

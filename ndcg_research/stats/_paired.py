@@ -151,7 +151,6 @@ class PairTests:
 def _test_options(
     test: Any, interval: Any, confidence: Any, resamples: Any, seed: Any, exact: Any, kinds: tuple[str, ...] = INTERVALS
 ) -> dict[str, Any]:
-    """The checked options of a paired test, as keyword arguments of ``_pairwise_tests``."""
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
@@ -163,7 +162,6 @@ def _test_options(
 
 
 def _interval_of(test: str, interval: str | None) -> str:
-    """The interval asked for, else the test's default: t for the t test, percentile bootstrap otherwise."""
     return interval or ("t" if test == "t" else "percentile")
 
 
@@ -296,7 +294,6 @@ def _pairwise_tests(
     n_jobs: int,
     exact: bool | None = None,
 ) -> PairTests:
-    """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     n = matrix.shape[1]
     first, second = np.triu_indices(matrix.shape[0], k=1) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
@@ -321,8 +318,6 @@ def _pairwise_tests(
 
 @dataclass(frozen=True)
 class _PrecomputedResamples:
-    """Resamples shared by every chunk of pairs, with their weight blocks when these fit in memory."""
-
     resamples: Resamples
     blocks: list[np.ndarray] | None
 

@@ -127,7 +127,6 @@ def discriminative_power(
     matrix, names = check_scores(scores, "scores", systems)
     if correction is not None and test == "tukey":
         raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
-    # The matrix and every parameter are checked: the nested calls do not check them again.
     result: TukeyHSD | PairTests
     if test == "tukey":
         result = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)

@@ -130,7 +130,6 @@ def _z(difference: Any, se: Any) -> Any:
 
 
 def _numbers(value: Any) -> Any:
-    """A pandas Series as it is (its index is kept), anything else as a float array."""
     return value if hasattr(value, "to_numpy") else np.asarray(value, dtype=np.float64)
 
 
