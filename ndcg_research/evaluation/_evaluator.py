@@ -187,9 +187,7 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
     if conv.eligible == "relevant" and skipped:
         them = "query has no grade above 0; it is" if skipped == 1 else "queries have no grade above 0; they are"
         notes.append(f"{skipped} judged {them} not evaluated ({conv.name})")
-    # gain_init.c's table of 24-byte entries, one per grade from 0, is sized by a byte count cast to 32 bits
-    # (common.h's Malloc): from grade 2^32 // 24 = 178,956,970 it wraps, and trec_eval's ndcg crashes. Every measure
-    # reserves a counter per grade from 0 for each query (form_res_rels.c): 1.4 GB there, 80 GB for a grade of 10^10.
+    # gain_init.c: a 24-byte entry per grade from 0, sized by a byte count cast to 32 bits (common.h's Malloc)
     top = int(judgments.grade.max())
     if top >= 2**32 // 24 and trec:
         crash = (

@@ -260,8 +260,7 @@ def rank_part(
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
         judgments.check(block_codes, positions, judged_query, judged_keys)
-    # The ranked keys found among the sorted judged keys: a search, not index_in, whose hash table of the judged keys
-    # raised the peak memory of a large table's one part by 10%.
+    # Ranked keys searched among the sorted judged keys (index_in's hash table raised a large part's peak memory 10%)
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)

@@ -110,8 +110,7 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         )
     cutoffs = []
     for p in params.split(","):
-        # trec_eval reads each cut-off with atol: blanks before and after (C's isspace) are skipped, a fraction is
-        # truncated; anything else it misreads.
+        # trec_eval reads each cut-off with atol: C's isspace blanks around it skipped, a fraction truncated
         p = p.strip(" \t\n\v\f\r")
         if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(

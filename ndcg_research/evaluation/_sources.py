@@ -15,10 +15,8 @@ from typing import Any
 
 #: The path that means standard input (as for trec_eval's results file).
 STDIN = "-"
-#: Bytes per block of lines. Reading a block (pyarrow's parser) and evaluating the one before it (numpy) run
-#: side by side on two cores; smaller blocks keep both busy: against 1, 4 and 8 MB, 2 MB was the fastest at
-#: 250,000 and 10^7 run lines (benchmarks/bench_evaluate.py), and the evaluation of a block holds about ten
-#: times its size at once (its bytes, their parse, the arrays of its queries, the next block read ahead).
+#: Bytes per block of lines: reading one (pyarrow) overlaps evaluating the one before (numpy) on two cores; 2 MB beat 1,
+#: 4 and 8 MB at 250,000 and 10^7 run lines (benchmarks/bench_evaluate.py); a block's evaluation holds ~10x its size.
 BLOCK_SIZE = 2 << 20
 
 # magic bytes -> (format, module that opens it or None, command); a module is imported only for its data. bzip2's

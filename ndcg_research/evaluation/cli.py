@@ -154,10 +154,8 @@ def _keep_freed_memory() -> None:
         mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols hold the C library's (no ldconfig call)
     except (OSError, AttributeError):
         return
-    # Each block of a large run allocates and frees arrays of some MB, which glibc maps afresh and the kernel zero-fills
-    # (a third of the command's time): a 64 MB threshold keeps them (larger arrays, built once, are given back). Arrow
-    # allocates through malloc for the same reason: 10^7 run lines 2.2-2.3 s instead of 3.2-3.5 s, 250,000 lines
-    # 0.21-0.23 s instead of 0.22-0.79 s (mimalloc, Arrow's default pool, maps afresh too).
+    # Blocks' arrays of some MB, freed, are mapped afresh and zero-filled (a third of the time): a 64 MB threshold keeps
+    # them; Arrow through malloc likewise (10^7 run lines 2.2-2.3 s, not 3.2-3.5 s; mimalloc maps afresh too).
     mallopt(-3, 64 << 20)  # M_MMAP_THRESHOLD
     mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
     pa.set_memory_pool(pa.system_memory_pool())
