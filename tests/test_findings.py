@@ -996,3 +996,26 @@ def test_limit_verdict_examples():
     assert (limit_verdict("holds", limit=False), limit_verdict("holds", limit=True)) == ("holds", "consistent with")
     assert limit_verdict("holds", limit=True, derivation="(b)") == "holds"
     assert limit_verdict("does not hold", limit=True) == "does not hold"
+
+
+@pytest.mark.parametrize("lose", ["column", "row"])
+def test_a_table_without_a_column_or_row_a_finding_reads_is_a_one_line_error(tmp_path, capsys, lose):
+    import json
+
+    folder = tmp_path / "full"
+    shutil.copytree(ROOT / "results" / "full", folder)
+    table = folder / "01_worked_example.csv"
+    lines = table.read_text().splitlines(keepends=True)
+    if lose == "column":  # the table and its dtypes file agree: it reads, without the article's values
+        table.write_text("".join(line.rsplit(",", 1)[0] + "\n" for line in lines))
+        dtypes = folder / "01_worked_example.csv.dtypes.json"
+        dtypes.write_text(json.dumps({k: v for k, v in json.loads(dtypes.read_text()).items() if k != "article"}))
+    else:
+        table.write_text("".join(line for line in lines if "returned list only" not in line))
+    assert main(["findings", "--json", "--results", str(folder)]) == 1  # it was a KeyError traceback
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "ndcg-research findings: error: finding 'worked-example' (studies/worked_example/findings.py)"
+    )
+    missing = "'article'" if lose == "column" else "returned list only"
+    assert str(folder) in err and missing in err and err.count("\n") == 1

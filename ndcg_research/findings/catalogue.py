@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .model import Finding, Measured, MissingTableError, Results, limit_verdict, size
+from .model import Finding, Measured, MissingTableError, Results, UnreadableTableError, limit_verdict, size
 
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
 PAGE = Path(__file__).with_name("page.toml")
@@ -288,7 +288,14 @@ class Claim:
         used: set[str] = set()  # the thresholds the rule and the texts read (threshold() notes them here)
         token = _USED.set(used)
         try:
-            measured = self.rule(results)
+            try:
+                measured = self.rule(results)
+            except (KeyError, IndexError) as exc:  # a table that reads but lacks a column or row the rule needs
+                raise UnreadableTableError(
+                    f"finding {self.key!r} (studies/{self.text.study}/findings.py) does not find what it reads in the "
+                    f"tables of {str(results.folder)!r} ({type(exc).__name__}: {exc}); tables of another version? "
+                    "Re-run the full profile (python3 tasks.py reproduce)"
+                ) from exc
             finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
         finally:
             _USED.reset(token)
