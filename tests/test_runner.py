@@ -230,6 +230,20 @@ def test_an_output_folder_that_is_a_file_is_refused_by_its_option(tmp_path, opti
     assert (tmp_path / "file").read_text() == "mine\n" and not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("blocked", ["out/figures", "out/results", "out/notebooks", "out"])
+def test_a_file_where_the_run_makes_a_folder_is_refused_before_it_runs(tmp_path, blocked):
+    # a file at OUT/figures was a FileExistsError traceback after the plan was printed; a file at OUT with
+    # --output OUT/sub a NotADirectoryError
+    (tmp_path / blocked).parent.mkdir(exist_ok=True)
+    (tmp_path / blocked).write_text("mine\n")
+    output = tmp_path / "out" / "sub" if blocked == "out" else tmp_path / "out"
+    stream = io.StringIO()
+    match = f"^--output '{output}' needs '{tmp_path / blocked}', which is a file, not a folder$"
+    with pytest.raises(runner.RunnerError, match=match):
+        runner.reproduce("quick", only=["01"], notebooks_dir=FIXTURES, output=output, stream=stream)
+    assert (tmp_path / blocked).read_text() == "mine\n" and stream.getvalue() == ""
+
+
 def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
     with pytest.raises(runner.RunnerError, match="profile 'nope' is not in .*available: full, quick"):
         _reproduce(tmp_path, ["01"], profile="nope")
@@ -755,3 +769,16 @@ def test_format_parameters_example():
         str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))
         == expected
     )
+
+
+@pytest.mark.parametrize("command", ["reproduce", "store"])
+def test_a_file_the_command_cannot_write_is_a_one_line_error(monkeypatch, capsys, command):
+    from ndcg_research.cli import main
+
+    def refuse(*args, **kwargs):  # as the figure index or an executed notebook on a full or read-only disk
+        raise PermissionError(13, "Permission denied", "/x/figures/README.md")
+
+    monkeypatch.setattr(runner, command, refuse)
+    assert main([command, "--only", "01"]) == 1  # it was a PermissionError traceback
+    err = capsys.readouterr().err
+    assert err == f"ndcg-research {command}: error: Permission denied: '/x/figures/README.md'\n"

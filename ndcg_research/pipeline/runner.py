@@ -151,9 +151,6 @@ def plan_run(
     publish: bool | None = None,
 ) -> RunPlan:
     """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
-    for option, given in (("--output", output), ("--figures-dir", figures_dir), ("--results-dir", results_dir)):
-        if given is not None and os.path.exists(given) and not os.path.isdir(given):
-            raise RunnerError(f"{option} {str(given)!r} is a file, not a folder")
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
@@ -185,6 +182,15 @@ def plan_run(
         (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
         for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
     )
+    for option, given, folder in (
+        ("--output", output or out_dir, out_dir / "notebooks"),
+        ("--figures-dir" if figures_dir is not None else "--output", figures_dir or output or out_dir, fig_dir),
+        ("--results-dir" if results_dir is not None else "--output", results_dir or output or out_dir, res_dir),
+    ):  # the folder, or the first of its parents that exists, must be a folder (a file there failed the run late)
+        found = next(p for p in (folder, *folder.parents) if p.exists())
+        if not found.is_dir():
+            needs = "" if found == Path(given).resolve() else f" needs {str(found)!r}, which"
+            raise RunnerError(f"{option} {str(given)!r}{needs} is a file, not a folder")
     runs = tuple(_notebook_run(p, profile, loaded[profile].get(p.stem, {}), fig_dir, res_dir) for p in selected)
     return RunPlan(profile, nb_dir, out_dir / "notebooks", fig_dir, res_dir, rule, runs)
 
