@@ -25,9 +25,6 @@ def _decay(discount: str) -> str:
     return parse_discount(discount, builtin_only=True).decay
 
 
-# --------------------------------------------------------------------------- the rules on a table
-
-
 def recommendation(table: pd.DataFrame) -> dict[str, Any]:
     """The recommended row, its rivals (shortlisted discounts at its gain and cut-off with a higher Phi and a lower
     swap rate) and the verdict of 'advise-keeps-log2' ("holds with qualification": log2 recommended, with rivals).
@@ -96,9 +93,6 @@ def cutoffs_verdict(counts: dict[str, dict[str, int]]) -> dict[str, Any]:
         return {"small": small, "verdict": "undecided"}
     holds = all(cells[k] < cells[WHOLE] for cells in counts.values() for k in small)
     return {"small": small, "verdict": "holds" if holds else "does not hold"}
-
-
-# --------------------------------------------------------------------------- the findings
 
 
 def _run(results: Results) -> dict[str, Any]:

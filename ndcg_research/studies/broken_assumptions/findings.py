@@ -53,9 +53,6 @@ def _f(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.1e}"
 
 
-# --------------------------------------------------------------------------- the rules
-
-
 def sparse_ndcg_to_one(results: Results) -> Measured:
     """Numbers and verdict of 'sparse-ndcg-to-one' (text: ``findings.toml``)."""
     table = results.table(TABLES["sparse_ndcg"])

@@ -37,8 +37,7 @@ def failure_rate_grid(
                 handles.append((bound, "none failed: Wilson upper bound"))
             normal = style.plotted_column(rows, "p_fail_normal")
             ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
-        # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance, and a
-        # short range no longer gets a label on every minor tick.
+        # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance.
         ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n", ylim=(1e-6, 1.5))
         style.decade_ticks(ax)
     style.label_rows(axes, len(discounts), "1 - P(better strictly higher)")

@@ -71,8 +71,7 @@ def decision_grid(
     models = list(decision_tables)
     first = decision_tables[models[0]]
     pairs = list(dict.fromkeys(zip(first["first"], first["second"], strict=True)))
-    # The expected crossings get a strip of their own above the panels, one row per discount: drawn as vertical
-    # lines inside the panels they piled up where several discounts cross at nearly the same n.
+    # The expected crossings get a strip above the panels, a row per discount (lines inside them pile up).
     strip = crossings is not None and value == "p_first"
     fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
     ratios = [1.1] * strip + [3.2] * len(models)

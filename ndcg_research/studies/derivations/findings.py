@@ -35,9 +35,6 @@ TABLES = {
 }
 
 
-# --------------------------------------------------------------------------- (a)
-
-
 def first_order_limit(results: Results) -> Measured:
     """Derivation (a): T's standardized gap per sqrt(n) against the computed limit at the largest n."""
     gaps = results.table(TABLES["first_order"])
@@ -80,9 +77,6 @@ def first_order_limit(results: Results) -> Measured:
     )
 
 
-# --------------------------------------------------------------------------- (b)
-
-
 def mcdiarmid_bound(results: Results) -> Measured:
     """Derivation (b): no cell's failure share lies above McDiarmid's bound beyond chance (family-wise)."""
     failures = results.table(TABLES["mcdiarmid"])
@@ -113,14 +107,9 @@ def mcdiarmid_bound(results: Results) -> Measured:
     )
 
 
-# --------------------------------------------------------------------------- (c)
-
-
 def _line_crossing(a: np.ndarray, e: np.ndarray, se: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """Zero of the weighted least-squares line ``e = alpha + beta a`` and its interval (delta method).
-
-    NaN unless the slope beta is positive at ``confidence`` (a flat line has no located zero).
-    """
+    """Zero of the weighted least-squares line ``e = alpha + beta a`` and its interval (delta method); NaN unless
+    the slope beta is positive at ``confidence`` (a flat line has no located zero)."""
     design = np.column_stack([np.ones_like(a), a])
     weights = 1 / se**2
     cov = np.linalg.inv(design.T @ (design * weights[:, None]))
@@ -256,9 +245,6 @@ def a_star_located(results: Results) -> Measured:
         },
         {"agree": float(agree), "refuted": float(refuted), "unresolved": float(unresolved)},
     )
-
-
-# --------------------------------------------------------------------------- (d) and the levels at 1/r
 
 
 def zipf_uncertain_limit(results: Results) -> Measured:

@@ -228,9 +228,6 @@ def convention_findings(
     )
 
 
-# --------------------------------------------------------------------------- the findings
-
-
 def _run(results: Results) -> dict[str, Any]:
     """The run's parameters as the shared description of the data quotes them."""
     params = results.record("08_movielens.json")["parameters"]
