@@ -42,8 +42,7 @@ class JointTop:
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
         self.model, self.rankers, self.n, self.top = model, rankers, n, top
-        # Whole list drawn if the heads would hold more than FULL_SHARE of it; per ranker: head probability q,
-        # threshold tau, slope of s on x, sd of s given x.
+        # Per ranker: head probability q, threshold tau, slope of s on x, sd of s given x.
         self.full = top * len(rankers) > FULL_SHARE * n
         sigma = np.array([r.sigma if r.kind == "noisy" else 0.0 for r in rankers])
         self.q = np.full(len(rankers), min(top / n, 1.0))
