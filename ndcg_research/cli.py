@@ -92,10 +92,13 @@ def console(argv: Sequence[str] | None = None) -> NoReturn:
     interpreter's teardown, in which Arrow's idle pool threads can abort the process (exit -6, apache/arrow#34314;
     seen once in CI after a complete, correct run)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stderr is None:  # closed (2>&-): notes and errors are lost, as a C tool's are, not printed into the output
+        sys.stderr = open(os.devnull, "w")  # (open until the process ends)
     status = main(argv)
     if argv[:1] and argv[0] in USER_COMMANDS:
         with contextlib.suppress(BrokenPipeError):  # a reader such as `head` closed the pipe: its business
-            sys.stdout.flush()
+            if sys.stdout is not None:  # (closed: write_output said so)
+                sys.stdout.flush()
             sys.stderr.flush()
         os._exit(status)
     sys.exit(status)

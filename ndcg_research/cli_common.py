@@ -97,6 +97,8 @@ def finish(command: str, notes: Iterable[str], quiet: bool, text: str) -> int:
 def write_output(command: str, text: str) -> int:
     """Write ``text`` to standard output; return the exit status: 141 (quietly, as C tools) if the reader closed the
     pipe early (``| head``), 1 with a one-line error on any other failure to write (a full disk)."""
+    if sys.stdout is None:  # closed (>&-): Python has no stream for it
+        return fail(command, "cannot write the output: standard output is closed")
     try:
         if hasattr(sys.stdout, "buffer"):
             data = memoryview(text.encode("utf-8", errors="surrogateescape"))

@@ -183,6 +183,12 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
         (["-m", "ndcg@10,ndcg@20"], "(one measure per spec, each -m on the command line; ndcg_cut.10,20 lists"),
         (["-m", "NDCG@X"], "unknown measure 'NDCG@X'; valid measures"),
         (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
+        # trec_eval compares the name before a dot as written: blanks make another name, which it refuses
+        (["-m", "ndcg "], "measure 'ndcg ': trec_eval refuses it (illegal measure 'ndcg '): write it without blanks"),
+        (["-m", " runid"], "measure ' runid': trec_eval refuses it (illegal measure ' runid')"),
+        (["-m", "ndcg_cut .5"], "measure 'ndcg_cut .5': trec_eval refuses it (illegal measure 'ndcg_cut ')"),
+        # a measure of trec_eval's that is not computed here is not called unknown to trec_eval
+        (["-m", "ndcg_rel"], "(trec_eval's ndcg_rel, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"),
         (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
         # trec_eval computes a measure once, with the first -m that has parameters, and drops the others
@@ -303,3 +309,77 @@ def test_whole_process_matches_in_process(files):
     )
     assert result.returncode == 0
     assert result.stdout.decode().count("\n") == 8
+
+
+def test_runid_and_num_q_take_a_parameter_as_trec_eval_does_and_ignores(files, capfdbinary):
+    plain = run_cli(capfdbinary, "-m", "runid", "-m", "num_q", files / "qrels", files / "run")
+    assert plain[0] == 0 and plain[1].split() == ["runid", "all", "myrun", "num_q", "all", "3"]
+    # trec_eval 10.0 prints the same for runid.x and num_q.5 (they were refused as unknown measures)
+    assert run_cli(capfdbinary, "-m", "runid.x", "-m", "num_q.5", files / "qrels", files / "run") == plain
+
+
+def test_a_gain_with_blanks_around_it_is_read_as_atof_reads_it(files, capfdbinary):
+    # trec_eval's gain map reads each gain with atof, which skips leading blanks: it prints "ndcg_1= 3" (refused
+    # before as "gain ' 3' is not a number"); the value is that of the gain 3
+    status, out, _ = run_cli(capfdbinary, "--quiet", "-m", "ndcg.1= 3", files / "qrels", files / "run")
+    _, plain, _ = run_cli(capfdbinary, "--quiet", "-m", "ndcg.1=3", files / "qrels", files / "run")
+    assert status == 0 and out.split("\t")[0] == "ndcg_1= 3".ljust(22) and out.split("\t")[1:] == plain.split("\t")[1:]
+
+
+@pytest.mark.parametrize("form", ["csv", "json"])
+def test_csv_and_json_print_what_was_asked_for_as_trec_text_does(files, capfdbinary, form):
+    # -m runid alone printed an nDCG mean nobody asked for, and CSV left runid and num_q out
+    args = ["--quiet", "--format", form, files / "qrels", files / "run"]
+    status, out, _ = run_cli(capfdbinary, "-m", "runid", "-m", "num_q", *args)
+    assert status == 0
+    if form == "csv":
+        assert out == "run,query,measure,value\nrun,,runid,myrun\nrun,,num_q,3\n"
+    else:
+        assert json.loads(out)["runs"] == [{"run": "run", "tag": "myrun", "num_q": 3, "means": {}}]
+    status, out, _ = run_cli(capfdbinary, "-q", "-m", "num_q", "-m", "ndcg", "-m", "runid", *args)
+    assert status == 0
+    if form == "csv":  # trec_eval's order: per-query lines, then runid, num_q and the means
+        rows = [line.split(",")[1:3] for line in out.splitlines()[1:]]
+        assert rows == [
+            ["10", "ndcg"],
+            ["2", "ndcg"],
+            ["7", "ndcg"],
+            ["", "runid"],
+            ["", "num_q"],
+            ["", "ndcg"],
+        ]
+    else:
+        assert list(json.loads(out)["runs"][0]["means"]) == ["ndcg"]
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_a_closed_standard_stream_neither_crashes_nor_mixes_notes_into_the_output(files, capfdbinary, closed):
+    # stdout closed was an AttributeError traceback; with stderr closed the notes (query 99 is not judged, 7 not
+    # ranked) were printed into the output (print to a missing stream writes to stdout), then exit status 1
+    command = f"{sys.executable} -m ndcg_research evaluate -m ndcg {files / 'qrels'} {files / 'run'} {closed}"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
+    if closed == ">&-":
+        assert result.returncode == 1
+        assert result.stderr.endswith(
+            "\nndcg-research evaluate: error: cannot write the output: standard output is closed\n"
+        )
+    else:
+        quiet = run_cli(capfdbinary, "--quiet", "-m", "ndcg", files / "qrels", files / "run")
+        assert result.returncode == 0 and result.stdout == quiet[1] and quiet[1].startswith("ndcg ")
+
+
+def test_the_guide_s_recipe_reads_csv_output_back_ids_as_given(tmp_path, capfdbinary):
+    # the recipe (dtype str) stopped at an id that is not UTF-8, which CSV writes as its bytes
+    import re
+    from pathlib import Path
+
+    import pandas
+
+    guide = (Path(__file__).parents[1] / "docs" / "guides" / "evaluating-runs.md").read_text()
+    recipe = re.search(r"`(pandas\.read_csv\(path, [^`]*\))`", guide)[1]
+    (tmp_path / "qrels").write_bytes(b"q\xff 0 a 1\nNA 0 a 1\n007 0 a 1\n")
+    (tmp_path / "run").write_bytes(b"q\xff Q0 a 1 1 t\nNA Q0 a 1 1 t\n007 Q0 a 1 1 t\n")
+    status = main(["evaluate", "-q", "--format", "csv", str(tmp_path / "qrels"), str(tmp_path / "run")])
+    (tmp_path / "out.csv").write_bytes(capfdbinary.readouterr().out)
+    table = eval(recipe, {"pandas": pandas, "path": tmp_path / "out.csv"})
+    assert status == 0 and list(table["query"]) == ["007", "NA", "q\udcff", ""] and list(table["value"]) == [1.0] * 4

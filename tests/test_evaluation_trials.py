@@ -94,6 +94,17 @@ def test_a_run_file_without_data_lines_is_refused_saying_what_trec_eval_does(tmp
     )
 
 
+def test_an_empty_run_on_standard_input_is_refused_saying_what_trec_eval_does_there(tmp_path, monkeypatch, capfdbinary):
+    # trec_eval reads an empty standard input as a file of blank lines (it stops; under -c it scores 0), not as an
+    # empty file ("Cannot read results file"), which the message said
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    status, out, err = cli(capfdbinary, "evaluate", "-c", tmp_path / "qrels", "-")
+    assert status == 1 and out == b"" and "standard input: no data lines" in err
+    assert "trec_eval stops on an empty run from standard input (under -c it scores every judged query 0)" in err
+    assert "empty run file" not in err
+
+
 # ---------------------------------------------------------------- ids: matched by a library, exactly
 
 

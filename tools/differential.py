@@ -319,7 +319,7 @@ def compare_digits(binary: Path, case: Case, folder: Path) -> str | None:
     rows = list(csv.reader(io.StringIO(ours[1].decode(errors="surrogateescape"))))[1:]
     if not theirs or any(query == "all" for _, query, _, _ in rows):
         return None  # only runid / num_q asked for; or a query named as trec_eval's means, lines not told apart
-    mine = {(measure, query or "all"): float(value) for _, query, measure, value in rows}
+    mine = {(m, query or "all"): float(value) for _, query, m, value in rows if m not in ("runid", "num_q")}
     if len(mine) != len(theirs):
         return f"the 17-digit comparison: {len(theirs)} values from trec_eval, {len(mine)} from evaluate"
     differ = [(key, theirs[key], mine.get(key)) for key in theirs if mine.get(key) != theirs[key]]

@@ -152,7 +152,9 @@ def _trec_gains(measure: str, params: str) -> Measure:
                 "that grade but not to the ideal (grade -1's to every unjudged document, its mark for them): give "
                 "gains for grades >= 0"
             )
-        # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
+        # A number as trec_eval's atof reads it in full, C's isspace blanks around it skipped (1_0, 0x10, 3x are
+        # refused: atof stops early).
+        gain = gain.strip(" \t\n\v\f\r")
         if TREC_NUMBER.fullmatch(gain) is None:
             raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
         if not math.isfinite(float(gain)):
@@ -197,6 +199,8 @@ def _parse_spec(text: str) -> Measure:
         cut = re.fullmatch(r"ndcg_cut_(\d+)", name)
         if not name.lower().startswith("ndcg"):
             hint = " (nDCG only)"
+        elif name in ("ndcg_rel", "Rndcg"):  # measures.c
+            hint = f" (trec_eval's {name}, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"
         elif cut:  # the name trec_eval prints, copied back
             hint = f" (the name trec_eval prints; it reads ndcg_cut.{cut[1]}, or write ndcg@{cut[1]})"
         elif "," in name or " " in name:

@@ -25,7 +25,7 @@ except ImportError:  # a pyarrow release that moved its private module: the publ
     )
 
 from ._measures import TREC_NUMBER, atol
-from ._sources import BLOCK_SIZE, InputError, check_text, describe, line_blocks, open_source
+from ._sources import BLOCK_SIZE, STDIN, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
 PathLike = str | os.PathLike[str]
@@ -395,10 +395,12 @@ def _parsed_blocks(
             f"reads past the end of the file after it (and crashes); remove it"
         )
     if not rows:  # (get_trec_results.c: "Cannot read results file" when empty)
-        runs = "an empty run file and stops on one of blank or comment lines (under -c it scores every judged query 0)"
+        why = "trec_eval refuses an empty run file and stops on one of blank or comment lines"
+        if path == STDIN:  # read from standard input, an empty run is one of blank lines to trec_eval
+            why = "trec_eval stops on an empty run from standard input"
         raise InputError(
-            f"{describe(path)}: no data lines (empty, or only blank or comment lines); trec_eval refuses "
-            + ("it too" if kind == "qrels" else runs)
+            f"{describe(path)}: no data lines (empty, or only blank or comment lines); "
+            + ("trec_eval refuses it too" if kind == "qrels" else why + " (under -c it scores every judged query 0)")
         )
 
 

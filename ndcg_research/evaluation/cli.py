@@ -165,7 +165,12 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
     """The nDCG measures, whether the ``runid`` (asked for, or several runs), ``num_q`` and nDCG lines are printed;
     refuses a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
     requested = args.measures or ["ndcg"]
-    specs = [m for m in requested if m not in ("runid", "num_q")]  # not nDCG: printed from the bookkeeping
+    names = [m.partition(".")[0] for m in requested]  # trec_eval's: the text before a dot, compared with strcmp
+    for m, name in zip(requested, names, strict=True):
+        if name != name.strip() and name.strip() in ("ndcg", "ndcg_cut", "runid", "num_q"):
+            raise ValueError(f"measure {m!r}: trec_eval refuses it (illegal measure {name!r}): write it without blanks")
+    # runid and num_q are not nDCG: printed from the bookkeeping (trec_eval ignores their parameters, as runid.x)
+    specs = [m for m, name in zip(requested, names, strict=True) if name not in ("runid", "num_q")]
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in map(str.strip, specs):  # as parse_measures strips them
@@ -195,7 +200,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         if value is not None and clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
-    return measures, "runid" in requested or len(args.runs) > 1, "num_q" in requested, bool(specs)
+    return measures, "runid" in names or len(args.runs) > 1, "num_q" in names, bool(specs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -240,7 +245,8 @@ def run(args: argparse.Namespace) -> int:
                 "names each run by its file)"
             )
     else:
-        text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query, summary=args.summary)
+        write = csv_text if args.format == "csv" else json_text
+        text = write(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
     return finish("evaluate", notes, args.quiet, text)
 
 
@@ -263,34 +269,55 @@ def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: 
     return "".join(f"{name:<22}\t{query}\t{value}\n" for name, query, value in lines)
 
 
-def csv_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
+def csv_text(
+    evaluation: Evaluation,
+    *,
+    per_query: bool,
+    summary: bool = True,
+    runid: bool = False,
+    num_q: bool = False,
+    ndcg: bool = True,
+) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
-    empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
+    empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it); with
+    the means, ``runid`` (the run's tag) and ``num_q`` rows where asked for, as in trec_eval's text."""
     import csv  # here, as json in strict_json: the default output (trec) loads neither
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
-    names = [m.name for m in evaluation.measures]
+    names = [m.name for m in evaluation.measures] if ndcg else []
+    averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
         rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
         for query, values in [*rows, *([("", evaluation.mean_values[r])] if summary else [])]:
-            writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=True))
+            if query == "":  # the means, after trec_eval's runid and num_q lines
+                tag = evaluation.tags[r] if evaluation.tags[r] is not None else run
+                writer.writerows([(run, "", "runid", tag)] * runid + [(run, "", "num_q", averaged[r])] * num_q)
+            writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=False))
     return buffer.getvalue()
 
 
-def json_text(evaluation: Evaluation, *, per_query: bool, summary: bool = True) -> str:
+def json_text(
+    evaluation: Evaluation,
+    *,
+    per_query: bool,
+    summary: bool = True,
+    runid: bool = False,
+    num_q: bool = False,
+    ndcg: bool = True,
+) -> str:
     """JSON (:func:`strict_json`): the convention, then per run its tag, ``num_q``, means (not with ``-n``) and
-    per-query values (with ``-q``)."""
+    per-query values (with ``-q``), of the nDCG measures asked for (none with ``-m runid`` or ``-m num_q`` alone)."""
     runs = []
     averaged = evaluation.averaged()
-    names = [m.name for m in evaluation.measures]
+    names = [m.name for m in evaluation.measures] if ndcg else []
     for r, run in enumerate(evaluation.runs):
         entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r]}
         if summary:
-            entry["means"] = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
+            entry["means"] = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=False))
         if per_query:
             rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True)
-            entry["per_query"] = {query: dict(zip(names, map(json_value, row), strict=True)) for query, row in rows}
+            entry["per_query"] = {query: dict(zip(names, map(json_value, row), strict=False)) for query, row in rows}
         runs.append(entry)
     return strict_json({"convention": evaluation.convention.name, "runs": runs})
