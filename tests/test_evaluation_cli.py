@@ -188,6 +188,10 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
         (["-m", " runid"], "measure ' runid': trec_eval refuses it (illegal measure ' runid')"),
         (["-m", "ndcg_cut .5"], "measure 'ndcg_cut .5': trec_eval refuses it (illegal measure 'ndcg_cut ')"),
         # a measure of trec_eval's that is not computed here is not called unknown to trec_eval
+        # trec_eval skips a gain map entry whose grade is not an integer (gain_init.c's valid_int) and prints the
+        # value without it under the name with it
+        (["-m", "ndcg.1 =3"], "grade '1 ' must be an integer >= 0 (trec_eval skips the entry, silently)"),
+        (["-m", "ndcg.1.5=3,2=4"], "grade '1.5' must be an integer >= 0 (trec_eval skips the entry, silently)"),
         (["-m", "ndcg_rel"], "(trec_eval's ndcg_rel, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"),
         (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),

@@ -145,7 +145,9 @@ def _trec_gains(measure: str, params: str) -> Measure:
         if not sep or not level or not gain:
             raise ValueError(f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r}; {VALID_MEASURES}")
         if not re.fullmatch(r"[+-]?[0-9]+", level):  # (gain_init.c's valid_int; -0 is grade 0)
-            raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
+            raise ValueError(
+                f"measure {measure!r}: grade {level!r} must be an integer >= 0 (trec_eval skips the entry, silently)"
+            )
         if int(level) < 0:
             raise ValueError(
                 f"measure {measure!r}: grade {level} is below 0: trec_eval gives its gain to the ranked documents of "
