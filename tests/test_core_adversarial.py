@@ -433,3 +433,56 @@ def test_integers_too_large_for_float64_are_reported_as_such(where):
             nr.ndcg([[1]], ideal=[[10**30, 1]])
         else:
             nr.ndcg_from_scores([1, 0], [10**30, 1])
+
+
+# ---------------------------------------------------------------- pandas frames of nullable or mixed columns
+
+
+def test_a_frame_of_nullable_or_mixed_columns_is_read_by_its_rows_not_its_labels():
+    import pandas as pd
+
+    # np.asarray of such a frame is an object array; iterating the frame gave its column labels, so a misleading
+    # error ("relevance[0] must be a 1-D list ... got 0-D [0]") or, with tuple labels, the labels' nDCG
+    grades = [[3, 0, 1, 2], [0, 1, 2, 1]]
+    by_hand = [
+        (3 + 1 / 2 + 2 / math.log2(5)) / (3 + 2 / L3 + 1 / 2),
+        (1 / L3 + 2 / 2 + 1 / math.log2(5)) / (2 + 1 / L3 + 1 / 2),
+    ]
+    labels = pd.MultiIndex.from_tuples([(1, 2), (0, 1), (3, 3), (0, 0)])
+    for frame in (pd.DataFrame(grades).convert_dtypes(), pd.DataFrame(grades, columns=labels).convert_dtypes()):
+        assert nr.ndcg(frame) == pytest.approx(by_hand, rel=1e-15)
+    mixed = pd.DataFrame({"a": [1, 0], "b": [True, True]})  # object dtype: an int and a bool column
+    assert nr.ndcg(mixed) == pytest.approx([1.0, 1 / L3], rel=1e-15)
+    scores = pd.DataFrame([[0.1, 0.2], [0.3, 0.4]]).astype("Float64")
+    assert nr.ndcg_from_scores([[3, 0], [0, 1]], scores) == pytest.approx([1 / L3, 1.0], rel=1e-15)
+    with pytest.raises(TypeError, match=r"relevance\[0\] must be numeric .* in \[3, <NA>\]"):
+        nr.ndcg(pd.DataFrame([[3, None], [0, 1]]).convert_dtypes())
+
+
+# ---------------------------------------------------------------- Python integers beside floats, beyond 2^53
+
+
+@pytest.mark.parametrize(
+    "y_true, y_score, where",
+    [
+        ([1, 0], [2**53 + 1, 2.0**53], "y_score"),
+        ([[1, 0], [1, 0]], [[2**53 + 1, 2**53], [1.5, 2]], r"y_score \(query 0\)"),  # a float in another row
+        ([[1, 0], [1, 0, 1]], [[2.0, 2**53 + 1], [1.5, 2, 3]], r"y_score\[0\]"),  # ragged
+    ],
+)
+def test_python_integers_that_float64_changes_beside_floats_are_refused(y_true, y_score, where):
+    # numpy reads ints beside floats as float64: 2^53 + 1 and 2^53 became a tie (0.8155 instead of 1)
+    with pytest.raises(ValueError, match=rf"^{where} holds the integer 9007199254740993 \(position \d\) beside floats"):
+        nr.ndcg_from_scores(y_true, y_score)
+
+
+def test_python_integers_that_float64_keeps_beside_floats_are_read():
+    assert nr.ndcg_from_scores([1, 0], [2**60, 2.0**60]) == pytest.approx((1 + 1 / L3) / 2, rel=1e-15)
+    assert nr.ndcg_from_scores([0, 1], [2**53 + 2, 1.5]) == 1 / L3
+
+
+def test_zipflog_with_a_huge_gamma_warns_nothing():
+    # log2(r + 1)^gamma overflows to inf beyond rank 1: the discount is 0 there, which numpy warned about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert nr.ndcg([1, 0, 2], discount="zipflog(gamma=1e308)") == 1 / 2

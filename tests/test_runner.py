@@ -782,3 +782,14 @@ def test_a_file_the_command_cannot_write_is_a_one_line_error(monkeypatch, capsys
     assert main([command, "--only", "01"]) == 1  # it was a PermissionError traceback
     err = capsys.readouterr().err
     assert err == f"ndcg-research {command}: error: Permission denied: '/x/figures/README.md'\n"
+
+
+def test_a_reader_that_closes_the_pipe_early_is_no_error(monkeypatch, capsys):
+    from ndcg_research.cli import main
+
+    def closed(*args, **kwargs):  # as print() to `| head` that has left
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(profiles, "describe_parameters", closed)
+    assert main(["params", "01"]) == 0  # it was "error: [Errno 32] Broken pipe", status 1
+    assert capsys.readouterr().err == ""

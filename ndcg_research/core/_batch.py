@@ -127,7 +127,27 @@ def _ordered(data: Any, name: str, *, top: str | None = None) -> Any:
         raise TypeError(f"{name} must be an ordered sequence (a list or an array), got {type(data).__name__}")
     if isinstance(data, np.ndarray) and type(data) is not np.ndarray:
         return np.asarray(data)  # e.g. np.matrix, whose rows would stay 2-D
+    if hasattr(data, "columns") and hasattr(data, "to_numpy"):  # a DataFrame: one row per query (not its labels)
+        values = data.to_numpy()
+        # nullable or mixed columns come out as objects: their numbers as numpy reads them (a missing one stays)
+        return np.asarray(values.tolist()) if values.dtype == object else values
     return data
+
+
+def _check_python_ints(data: Any, array: np.ndarray, name: str) -> None:
+    """Refuse Python integers beyond 2^53 that float64 changed where numpy read them beside floats (``array``)."""
+    big = np.abs(array) >= 2**53  # every integer up to 2^53 is a float64
+    if not big.any():
+        return
+    # an object array keeps the integers; Python compares an int with a float exactly
+    changed = np.argwhere(big & (np.asarray(data, dtype=object) != array))
+    if changed.size:
+        where = tuple(int(i) for i in changed[0])
+        raise ValueError(
+            f"{name}{f' (query {where[0]})' if array.ndim == 2 else ''} holds the integer "
+            f"{np.asarray(data, dtype=object)[where]} (position {where[-1] + 1}) beside floats, which float64 makes "
+            f"{float(array[where])!r}: distinct values would become one; round or rescale {name} to float64 first"
+        )
 
 
 def as_batch(
@@ -150,6 +170,8 @@ def as_batch(
         array = np.asarray(data)
     except ValueError:  # ragged: numpy refuses to build a rectangle
         array = None
+    if array is not None and array.dtype == np.float64 and not isinstance(data, np.ndarray):
+        _check_python_ints(data, array, name)
     if array is not None and array.dtype.kind == "O":
         if array.ndim == 0:
             raise TypeError(f"{name} must be {_lists(kinds)}, got {data!r}")
@@ -197,7 +219,8 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
         if isinstance(row, (str, bytes)):
             raise TypeError(f"{label} must be numeric, got {row!r}")
         try:
-            array = np.asarray(_ordered(row, label))
+            row = _ordered(row, label)
+            array = np.asarray(row)
         except ValueError:  # numpy's "inhomogeneous shape": numbers beside lists, or lists of unequal lengths
             raise ValueError(
                 f"{label} must be a 1-D list (one query), got a nested list of uneven depth or length "
@@ -208,6 +231,8 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
                 f"{label} must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
                 f"mixing numbers and lists is not allowed"
             )
+        if array.dtype == np.float64 and not isinstance(row, np.ndarray):
+            _check_python_ints(row, array, label)
         if array.size == 0 and not allow_empty:
             needs = _IDEAL_NEEDS if name == "ideal" else "every query needs at least one document" + _EMPTY_HINT
             raise ValueError(f"{label} is empty; {needs}")

@@ -27,6 +27,11 @@ class _Kind:
     params: dict[str, tuple[Any, float, float]] = field(default_factory=dict)  # name -> (default, low, high)
 
 
+def _zipflog(r: np.ndarray, gamma: float) -> np.ndarray:
+    with np.errstate(over="ignore"):  # log2(r + 1)^gamma beyond float64 is inf: the discount is 0 there, as it rounds
+        return 1.0 / (r * np.log2(r + 1.0) ** gamma)
+
+
 _KINDS: dict[str, _Kind] = {
     "log2": _Kind("1 / log2(r + 1)", lambda r: 1.0 / np.log2(r + 1.0)),
     "log": _Kind("1 / log_base(r + 1)", lambda r, base: math.log(base) / np.log1p(r), {"base": (2.0, 1, math.inf)}),
@@ -46,11 +51,7 @@ _KINDS: dict[str, _Kind] = {
     "loglog": _Kind("1 / log2(1 + log2(1 + r))", lambda r: 1.0 / np.log2(1.0 + np.log2(1.0 + r))),
     # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
     # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
-    "zipflog": _Kind(
-        "1 / (r log2(r + 1)^gamma)",
-        lambda r, gamma: 1.0 / (r * np.log2(r + 1.0) ** gamma),
-        {"gamma": (_REQUIRED, 0, math.inf)},
-    ),
+    "zipflog": _Kind("1 / (r log2(r + 1)^gamma)", _zipflog, {"gamma": (_REQUIRED, 0, math.inf)}),
     "none": _Kind("1", np.ones_like),
 }
 

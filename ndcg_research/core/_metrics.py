@@ -224,7 +224,8 @@ _PARAMETERS = {
     mean gain (McSherry & Najork 2008; scikit-learn's default), the expected DCG over the
     group's orderings; ``"first"`` puts the earlier document first (pass documents in
     descending document-id order to mimic trec_eval); ``"pessimistic"`` / ``"optimistic"``
-    put the lowest / highest gain first. A constant model gets the average, never 1.""",
+    put the lowest / highest gain first. A constant model gets the average over orders (1 only
+    where every order is ideal).""",
     "threads": """threads : {None, 1, 2}, default None
     The ideal DCG and the ranking are independent: on a large batch the ideal DCG runs
     on a second thread (started and joined within the call) while the documents are

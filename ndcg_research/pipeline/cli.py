@@ -151,6 +151,8 @@ def _reporting_errors(command: str, action: Callable[[], object]) -> int:
         if (exc.name or "").partition(".")[0] not in _NOTEBOOKS_EXTRA:
             raise
         return fail(command, f"needs {exc.name}, of the notebooks extra: pip install 'ndcg_research[notebooks]'")
+    except BrokenPipeError:  # a reader such as `head` closed the pipe: main's business (quiet, status 0)
+        raise
     except OSError as exc:  # a file or folder it reads or writes (the figure index, a notebook): one line
         return fail(command, f"{exc.strerror}: {exc.filename!r}" if exc.filename else str(exc))
     return 0
