@@ -38,6 +38,13 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
     return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
 
 
+@pytest.mark.parametrize("command", sorted(_subcommands()))
+def test_every_option_and_argument_of_every_command_says_what_it_does(command):
+    # store --help showed --timeout SECONDS with no text
+    bare = [a.option_strings or [a.dest] for a in _subcommands()[command]._actions if not (a.help or "").strip()]
+    assert not bare, f"{command}: {bare} have no help text"
+
+
 # --- --help: the user's commands first --------------------------------------------------------------------
 
 

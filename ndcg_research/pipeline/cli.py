@@ -16,10 +16,14 @@ def _timeout(text: str) -> int | None:
     return None if text.strip().lower() == "none" else non_negative_int(text) or None
 
 
-def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
+def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str) -> None:
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
     parser.add_argument(
-        "--timeout", type=_timeout, default=profiles.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help
+        "--timeout",
+        type=_timeout,
+        default=profiles.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"per-cell timeout in whole seconds (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
     )
     parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
 
@@ -41,11 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
     rep.add_argument("--output", metavar="DIR", help="output folder (default: build/<profile>)")
-    _add_notebook_options(
-        rep,
-        only_help="run only these notebooks (stem, file name or number, e.g. 01)",
-        timeout_help=f"per-cell timeout in whole seconds (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
-    )
+    _add_notebook_options(rep, only_help="run only these notebooks (stem, file name or number, e.g. 01)")
     rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
     rep.add_argument("--results-dir", metavar="DIR", help="the result tables folder")
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Python's version), so that opening a stored notebook in JupyterLab does not modify it."
         ),
     )
-    _add_notebook_options(sto, only_help="only these notebooks", timeout_help=None)
+    _add_notebook_options(sto, only_help="only these notebooks")
     sto.add_argument(
         "--strip-only",
         action="store_true",
