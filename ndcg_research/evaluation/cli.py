@@ -10,7 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cli_common import fail, finish, json_value, non_negative_int, strict_json
 from ..core import parse_discount, parse_gain
@@ -161,9 +161,20 @@ def _keep_freed_memory() -> None:
     pa.set_memory_pool(pa.system_memory_pool())
 
 
-def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
-    """The nDCG measures, whether the ``runid`` (asked for, or several runs), ``num_q`` and nDCG lines are printed;
-    refuses a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
+class Shown(NamedTuple):
+    """What the output holds: per-query values (``-q``), the means (unless ``-n``), and whether the ``runid`` (asked
+    for, or several runs), ``num_q`` and nDCG lines are printed (no nDCG line with ``-m runid`` alone)."""
+
+    per_query: bool
+    summary: bool
+    runid: bool
+    num_q: bool
+    ndcg: bool
+
+
+def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
+    """The nDCG measures and what the output shows; refuses a trec_eval measure asked for twice with different
+    parameters (trec_eval keeps the first)."""
     requested = args.measures or ["ndcg"]
     names = [m.partition(".")[0] for m in requested]  # trec_eval's: the text before a dot, compared with strcmp
     for m, name in zip(requested, names, strict=True):
@@ -200,7 +211,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         if value is not None and clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
-    return measures, "runid" in names or len(args.runs) > 1, "num_q" in names, bool(specs)
+    runid = "runid" in names or len(args.runs) > 1
+    return measures, Shown(args.per_query, args.summary, runid, "num_q" in names, bool(specs))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -221,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
                 "-q -n with several runs prints per-query lines that name no run (trec_eval's text has no run "
                 "column; a run's runid line is part of the averages -n drops): give --format csv or json, or one run"
             )
-        measures, runid, num_q, ndcg = _measures(args)
+        measures, shown = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         result = evaluate(
             qrels,
@@ -235,8 +247,8 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     notes = list(result.notes)
+    text = {"trec": trec_text, "csv": csv_text, "json": json_text}[args.format](result, shown)
     if args.format == "trec":
-        text = trec_text(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
         tags = [tag if tag is not None else run for run, tag in zip(result.runs, result.tags, strict=True)]
         for tag in sorted({tag for tag in tags if tags.count(tag) > 1}):
             alike = " and ".join(run for run, other in zip(result.runs, tags, strict=True) if other == tag)
@@ -244,40 +256,29 @@ def run(args: argparse.Namespace) -> int:
                 f"runs {alike} carry one tag, {tag!r}: their runid lines are alike (--format csv or json "
                 "names each run by its file)"
             )
-    else:
-        write = csv_text if args.format == "csv" else json_text
-        text = write(result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=ndcg)
     return finish("evaluate", notes, args.quiet, text)
 
 
-def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
+def trec_text(evaluation: Evaluation, shown: Shown) -> str:
     """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
-    ``all`` lines (unless ``-n``); ``ndcg=False`` (``-m runid`` alone): no nDCG lines."""
+    ``all`` lines (unless ``-n``)."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
-    order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if ndcg else []
+    order = sorted(range(len(measures)), key=lambda i: measures[i].k or 0) if shown.ndcg else []
     averaged = evaluation.averaged()
     lines: list[tuple[str, str, object]] = []  # measure, query, value (as printed)
     for r, run in enumerate(evaluation.runs):
-        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
+        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if shown.per_query else []
         lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for query, values in rows for i in order)
-        if summary:
-            if runid:
+        if shown.summary:
+            if shown.runid:
                 lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
-            if num_q:
+            if shown.num_q:
                 lines.append(("num_q", "all", averaged[r]))
             lines.extend((measures[i].name, "all", f"{evaluation.mean_values[r][i]:6.4f}") for i in order)
     return "".join(f"{name:<22}\t{query}\t{value}\n" for name, query, value in lines)
 
 
-def csv_text(
-    evaluation: Evaluation,
-    *,
-    per_query: bool,
-    summary: bool = True,
-    runid: bool = False,
-    num_q: bool = False,
-    ndcg: bool = True,
-) -> str:
+def csv_text(evaluation: Evaluation, shown: Shown) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it); with
     the means, ``runid`` (the run's tag) and ``num_q`` rows where asked for, as in trec_eval's text."""
@@ -286,37 +287,31 @@ def csv_text(
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
-    names = [m.name for m in evaluation.measures] if ndcg else []
+    names = [m.name for m in evaluation.measures] if shown.ndcg else []
     averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
-        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
-        for query, values in [*rows, *([("", evaluation.mean_values[r])] if summary else [])]:
+        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if shown.per_query else []
+        for query, values in [*rows, *([("", evaluation.mean_values[r])] if shown.summary else [])]:
             if query == "":  # the means, after trec_eval's runid and num_q lines
                 tag = evaluation.tags[r] if evaluation.tags[r] is not None else run
-                writer.writerows([(run, "", "runid", tag)] * runid + [(run, "", "num_q", averaged[r])] * num_q)
+                writer.writerows(
+                    [(run, "", "runid", tag)] * shown.runid + [(run, "", "num_q", averaged[r])] * shown.num_q
+                )
             writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=False))
     return buffer.getvalue()
 
 
-def json_text(
-    evaluation: Evaluation,
-    *,
-    per_query: bool,
-    summary: bool = True,
-    runid: bool = False,
-    num_q: bool = False,
-    ndcg: bool = True,
-) -> str:
+def json_text(evaluation: Evaluation, shown: Shown) -> str:
     """JSON (:func:`strict_json`): the convention, then per run its tag, ``num_q``, means (not with ``-n``) and
     per-query values (with ``-q``), of the nDCG measures asked for (none with ``-m runid`` or ``-m num_q`` alone)."""
     runs = []
     averaged = evaluation.averaged()
-    names = [m.name for m in evaluation.measures] if ndcg else []
+    names = [m.name for m in evaluation.measures] if shown.ndcg else []
     for r, run in enumerate(evaluation.runs):
         entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r]}
-        if summary:
+        if shown.summary:
             entry["means"] = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=False))
-        if per_query:
+        if shown.per_query:
             rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True)
             entry["per_query"] = {query: dict(zip(names, map(json_value, row), strict=False)) for query, row in rows}
         runs.append(entry)
