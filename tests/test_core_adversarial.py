@@ -468,12 +468,31 @@ def test_a_frame_of_nullable_or_mixed_columns_is_read_by_its_rows_not_its_labels
         ([1, 0], [2**53 + 1, 2.0**53], "y_score"),
         ([[1, 0], [1, 0]], [[2**53 + 1, 2**53], [1.5, 2]], r"y_score \(query 0\)"),  # a float in another row
         ([[1, 0], [1, 0, 1]], [[2.0, 2**53 + 1], [1.5, 2, 3]], r"y_score\[0\]"),  # ragged
+        ([1, 0], [np.int64(2**53 + 1), 2.0**53], "y_score"),  # numpy's integers compare with floats as floats
+        ([[1, 0], [1, 0, 1]], [[2.0, np.int64(2**53 + 1)], [1.5, 2, 3]], r"y_score\[0\]"),
     ],
 )
 def test_python_integers_that_float64_changes_beside_floats_are_refused(y_true, y_score, where):
     # numpy reads ints beside floats as float64: 2^53 + 1 and 2^53 became a tie (0.8155 instead of 1)
     with pytest.raises(ValueError, match=rf"^{where} holds the integer 9007199254740993 \(position \d\) beside floats"):
         nr.ndcg_from_scores(y_true, y_score)
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "float64"), ("Int64", "Float64"), (object, "float64")])
+def test_a_frame_of_integers_that_float64_changes_beside_floats_is_refused(dtypes):
+    # pandas makes an int64 column beside a float64 one float64 (and the object path read numpy's float64): a tie
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": pd.Series([2**53 + 1], dtype=dtypes[0]), "b": pd.Series([2.0**53], dtype=dtypes[1])})
+    with pytest.raises(ValueError, match=r"^y_score \(query 0\) holds the integer 9007199254740993 \(position 1\)"):
+        nr.ndcg_from_scores([[1, 0]], frame)
+
+
+def test_a_frame_whose_cells_are_lists_is_refused_naming_the_argument():
+    import pandas as pd
+
+    with pytest.raises(ValueError, match=r"^relevance\[0\] must be a 1-D list \(one query\), got 2-D"):
+        nr.ndcg(pd.DataFrame({"rel": [[3, 0, 1], [0, 1]]}))  # it was numpy's "inhomogeneous shape", unnamed
 
 
 def test_python_integers_that_float64_keeps_beside_floats_are_read():

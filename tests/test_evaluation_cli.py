@@ -192,6 +192,10 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
         # value without it under the name with it
         (["-m", "ndcg.1 =3"], "grade '1 ' must be an integer >= 0 (trec_eval skips the entry, silently)"),
         (["-m", "ndcg.1.5=3,2=4"], "grade '1.5' must be an integer >= 0 (trec_eval skips the entry, silently)"),
+        (["-m", "runid."], "measure 'runid.': trec_eval refuses a dot with nothing after it ('improper measure')"),
+        (["-m", "num_q."], "measure 'num_q.': trec_eval refuses a dot with nothing after it ('improper measure')"),
+        (["-m", "Rndcg"], "(trec_eval's Rndcg, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"),
+        (["-m", "ndcg_rel.1=3"], "(trec_eval's ndcg_rel, a variant of nDCG, is not computed here"),
         (["-m", "ndcg_rel"], "(trec_eval's ndcg_rel, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"),
         (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
@@ -354,6 +358,24 @@ def test_csv_and_json_print_what_was_asked_for_as_trec_text_does(files, capfdbin
         ]
     else:
         assert list(json.loads(out)["runs"][0]["means"]) == ["ndcg"]
+
+
+def test_csv_of_several_runs_has_runid_rows_only_where_asked_for(files, capfdbinary):
+    # trec_eval's text names a run only by its runid line, which several runs get; CSV names each by its file, and
+    # gave every run a runid row nobody asked for (which made the value column text)
+    (files / "run2").write_text(RUN.replace("myrun", "other"))
+    args = ["--quiet", "--format", "csv", files / "qrels", files / "run", files / "run2"]
+    status, out, _ = run_cli(capfdbinary, *args)
+    assert status == 0 and [line.split(",")[:3] for line in out.splitlines()] == [
+        ["run", "query", "measure"],
+        ["run", "", "ndcg"],
+        ["run2", "", "ndcg"],
+    ]
+    status, out, _ = run_cli(capfdbinary, "-m", "runid", "-m", "ndcg", *args)
+    assert status == 0 and [line.split(",")[2:] for line in out.splitlines() if ",runid," in line] == [
+        ["runid", "myrun"],
+        ["runid", "other"],
+    ]
 
 
 @pytest.mark.parametrize("closed", [">&-", "2>&-"])

@@ -128,9 +128,12 @@ def _ordered(data: Any, name: str, *, top: str | None = None) -> Any:
     if isinstance(data, np.ndarray) and type(data) is not np.ndarray:
         return np.asarray(data)  # e.g. np.matrix, whose rows would stay 2-D
     if hasattr(data, "columns") and hasattr(data, "to_numpy"):  # a DataFrame: one row per query (not its labels)
-        values = data.to_numpy()
-        # nullable or mixed columns come out as objects: their numbers as numpy reads them (a missing one stays)
-        return np.asarray(values.tolist()) if values.dtype == object else values
+        dtypes = set(data.dtypes)
+        if len(dtypes) == 1 and isinstance(dtype := dtypes.pop(), np.dtype) and dtype.kind != "O":
+            return data.to_numpy()  # one numpy dtype: as it is
+        # nullable, object or mixed columns (pandas would make an int64 column beside a float64 one float64): read
+        # as a list of rows of Python numbers, as a list is, exactly (a missing value stays, and is refused)
+        return data.to_numpy(dtype=object).tolist()
     return data
 
 
@@ -139,15 +142,14 @@ def _check_python_ints(data: Any, array: np.ndarray, name: str) -> None:
     big = np.abs(array) >= 2**53  # every integer up to 2^53 is a float64
     if not big.any():
         return
-    # an object array keeps the integers; Python compares an int with a float exactly
-    changed = np.argwhere(big & (np.asarray(data, dtype=object) != array))
-    if changed.size:
-        where = tuple(int(i) for i in changed[0])
-        raise ValueError(
-            f"{name}{f' (query {where[0]})' if array.ndim == 2 else ''} holds the integer "
-            f"{np.asarray(data, dtype=object)[where]} (position {where[-1] + 1}) beside floats, which float64 makes "
-            f"{float(array[where])!r}: distinct values would become one; round or rescale {name} to float64 first"
-        )
+    given = np.asarray(data, dtype=object)  # the integers as given; Python compares an int with a float exactly
+    for where in map(tuple, np.argwhere(big)):  # (values this large are few)
+        if isinstance(given[where], numbers.Integral) and int(given[where]) != float(array[where]):  # exact in Python
+            raise ValueError(
+                f"{name}{f' (query {where[0]})' if array.ndim == 2 else ''} holds the integer {given[where]} "
+                f"(position {where[-1] + 1}) beside floats, which float64 makes {float(array[where])!r}: distinct "
+                f"values would become one; round or rescale {name} to float64 first"
+            )
 
 
 def as_batch(
@@ -214,6 +216,7 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
     if not rows:
         raise ValueError(f"{name} is empty; give at least one query")
     arrays = []
+    read_as_floats: list[tuple[str, Any, np.ndarray]] = []  # rows numpy read as float64 from Python numbers
     for index, row in enumerate(rows):  # parsing input only: per-query work happens on the padded array
         label = f"{name}[{index}]"
         if isinstance(row, (str, bytes)):
@@ -232,11 +235,14 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
                 f"mixing numbers and lists is not allowed"
             )
         if array.dtype == np.float64 and not isinstance(row, np.ndarray):
-            _check_python_ints(row, array, label)
+            read_as_floats.append((label, row, array))
         if array.size == 0 and not allow_empty:
             needs = _IDEAL_NEEDS if name == "ideal" else "every query needs at least one document" + _EMPTY_HINT
             raise ValueError(f"{label} is empty; {needs}")
         arrays.append(_numeric(array, label, kinds, keep_integers))
+    if read_as_floats and (np.abs(np.concatenate([a for _, _, a in read_as_floats])) >= 2**53).any():
+        for label, row, array in read_as_floats:  # one test of them all first: integers this large are rare
+            _check_python_ints(row, array, label)
     lengths = np.array([a.size for a in arrays])
     values = np.full((len(arrays), max(lengths.max(), 1)), fill, dtype=np.result_type(*arrays))
     values[np.arange(values.shape[1]) < lengths[:, None]] = np.concatenate(arrays)

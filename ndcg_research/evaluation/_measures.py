@@ -199,10 +199,10 @@ def _parse_spec(text: str) -> Measure:
     if match is None:
         name, hint = text.strip(), ""
         cut = re.fullmatch(r"ndcg_cut_(\d+)", name)
-        if not name.lower().startswith("ndcg"):
+        if (base := name.partition(".")[0]) in ("ndcg_rel", "Rndcg"):  # measures.c
+            hint = f" (trec_eval's {base}, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"
+        elif not name.lower().startswith("ndcg"):
             hint = " (nDCG only)"
-        elif name in ("ndcg_rel", "Rndcg"):  # measures.c
-            hint = f" (trec_eval's {name}, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"
         elif cut:  # the name trec_eval prints, copied back
             hint = f" (the name trec_eval prints; it reads ndcg_cut.{cut[1]}, or write ndcg@{cut[1]})"
         elif "," in name or " " in name:

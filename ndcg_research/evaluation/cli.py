@@ -162,8 +162,8 @@ def _keep_freed_memory() -> None:
 
 
 class Shown(NamedTuple):
-    """What the output holds: per-query values (``-q``), the means (unless ``-n``), and whether the ``runid`` (asked
-    for, or several runs), ``num_q`` and nDCG lines are printed (no nDCG line with ``-m runid`` alone)."""
+    """What the output holds: per-query values (``-q``), the means (unless ``-n``), and whether the ``runid`` and
+    ``num_q`` lines asked for and the nDCG lines are printed (none with ``-m runid`` alone)."""
 
     per_query: bool
     summary: bool
@@ -180,6 +180,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
     for m, name in zip(requested, names, strict=True):
         if name != name.strip() and name.strip() in ("ndcg", "ndcg_cut", "runid", "num_q"):
             raise ValueError(f"measure {m!r}: trec_eval refuses it (illegal measure {name!r}): write it without blanks")
+        if name in ("runid", "num_q") and m == name + ".":  # trec_eval.c's add_meas_arg_info
+            raise ValueError(f"measure {m!r}: trec_eval refuses a dot with nothing after it ('improper measure')")
     # runid and num_q are not nDCG: printed from the bookkeeping (trec_eval ignores their parameters, as runid.x)
     specs = [m for m, name in zip(requested, names, strict=True) if name not in ("runid", "num_q")]
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
@@ -211,8 +213,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
         if value is not None and clash is not None:  # one of the two would be ignored
             raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
-    runid = "runid" in names or len(args.runs) > 1
-    return measures, Shown(args.per_query, args.summary, runid, "num_q" in names, bool(specs))
+    return measures, Shown(args.per_query, args.summary, "runid" in names, "num_q" in names, bool(specs))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -270,7 +271,7 @@ def trec_text(evaluation: Evaluation, shown: Shown) -> str:
         rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if shown.per_query else []
         lines.extend((measures[i].name, query, f"{values[i]:6.4f}") for query, values in rows for i in order)
         if shown.summary:
-            if shown.runid:
+            if shown.runid or len(evaluation.runs) > 1:  # (trec_eval's text has no run column)
                 lines.append(("runid", "all", evaluation.tags[r] if evaluation.tags[r] is not None else run))
             if shown.num_q:
                 lines.append(("num_q", "all", averaged[r]))
