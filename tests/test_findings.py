@@ -1019,3 +1019,19 @@ def test_a_table_without_a_column_or_row_a_finding_reads_is_a_one_line_error(tmp
     )
     missing = "'article'" if lose == "column" else "returned list only"
     assert str(folder) in err and missing in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["03_agreement.csv", "04_pairs_certain.csv", "02_top_share.csv"])
+def test_a_table_without_rows_is_a_one_line_error(tmp_path, capsys, name):
+    # emptied (its header kept), 03_agreement gave a ValueError traceback; 04_pairs_certain and 02_top_share changed
+    # findings silently (numbers under the wrong labels, a verdict from nothing)
+    folder = tmp_path / "full"
+    shutil.copytree(ROOT / "results" / "full", folder)
+    table = folder / name
+    table.write_text(table.read_text().splitlines(keepends=True)[0])
+    assert main(["findings", "--json", "--results", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"ndcg-research findings: error: table {name!r} in {str(folder)!r} has no rows; re-run the full profile\n"
+    )

@@ -89,10 +89,14 @@ class Results:
         self._cache: dict[str, Any] = {}
 
     def table(self, name: str) -> Any:
-        """The table ``name`` as a pandas DataFrame (:class:`MissingTableError` if absent)."""
+        """The table ``name`` as a pandas DataFrame (:class:`MissingTableError` if absent, :class:`UnreadableTableError`
+        if it has no rows: no run writes one, and a rule would read nothing as something)."""
         from ..simulation.tables import read_table
 
-        return self._load(name, "table", read_table)
+        table = self._load(name, "table", read_table)
+        if table.empty:
+            raise UnreadableTableError(f"table {name!r} in {str(self.folder)!r} has no rows; re-run the full profile")
+        return table
 
     def record(self, name: str) -> Any:
         """The JSON file ``name`` (a notebook's summary, with its parameters), parsed."""
