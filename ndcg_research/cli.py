@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -86,13 +87,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _writable(stream: Any) -> bool:
+    """Whether ``stream`` takes writes: Python has none for a closed descriptor, and one that a shell's ``exec`` left
+    on the script it read (``2>&-`` in a wrapper) refuses them (EBADF)."""
+    if stream is None:
+        return False
+    try:
+        os.write(stream.fileno(), b"")
+    except (io.UnsupportedOperation, AttributeError):  # no descriptor (a test's or a notebook's stream)
+        return True
+    except OSError:
+        return False
+    return True
+
+
 def console(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``. After the
     :data:`USER_COMMANDS`, whose file readers run Arrow's C++ thread pools, it flushes and leaves without the
     interpreter's teardown, in which Arrow's idle pool threads can abort the process (exit -6, apache/arrow#34314;
     seen once in CI after a complete, correct run)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if sys.stderr is None:  # closed (2>&-): notes and errors are lost, as a C tool's are, not printed into the output
+    if not _writable(sys.stderr):  # closed (2>&-): notes and errors are lost, as a C tool's are, not put in the output
         sys.stderr = open(os.devnull, "w")  # (open until the process ends)
     status = main(argv)
     if argv[:1] and argv[0] in USER_COMMANDS:

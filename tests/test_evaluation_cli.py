@@ -378,11 +378,17 @@ def test_csv_of_several_runs_has_runid_rows_only_where_asked_for(files, capfdbin
     ]
 
 
-@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+@pytest.mark.parametrize("closed", [">&-", "2>&-", "wrapper 2>&-"])
 def test_a_closed_standard_stream_neither_crashes_nor_mixes_notes_into_the_output(files, capfdbinary, closed):
     # stdout closed was an AttributeError traceback; with stderr closed the notes (query 99 is not judged, 7 not
-    # ranked) were printed into the output (print to a missing stream writes to stdout), then exit status 1
-    command = f"{sys.executable} -m ndcg_research evaluate -m ndcg {files / 'qrels'} {files / 'run'} {closed}"
+    # ranked) were printed into the output (print to a missing stream writes to stdout), then exit status 1; run
+    # through a wrapper that execs Python, a closed stderr is the script bash read (writes fail): no output, status 1
+    program = f"{sys.executable} -m ndcg_research evaluate"
+    if closed.startswith("wrapper"):
+        (files / "wrapper").write_text(f'#!/bin/bash\nexec {program} "$@"\n')
+        (files / "wrapper").chmod(0o755)
+        program, closed = str(files / "wrapper"), "2>&-"
+    command = f"{program} -m ndcg {files / 'qrels'} {files / 'run'} {closed}"
     result = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
     if closed == ">&-":
         assert result.returncode == 1

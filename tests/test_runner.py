@@ -793,3 +793,12 @@ def test_a_reader_that_closes_the_pipe_early_is_no_error(monkeypatch, capsys):
     monkeypatch.setattr(profiles, "describe_parameters", closed)
     assert main(["params", "01"]) == 0  # it was "error: [Errno 32] Broken pipe", status 1
     assert capsys.readouterr().err == ""
+
+
+def test_a_file_where_a_publishing_run_writes_is_named_as_the_committed_folder(tmp_path, monkeypatch):
+    # it blamed --output, an option the run was not given, for a file at the repository's figures/
+    repo = _fake_repository(tmp_path, monkeypatch)
+    (repo / "figures").write_text("mine\n")
+    match = f"^the committed figures folder '{repo / 'figures'}' is a file, not a folder$"
+    with pytest.raises(runner.RunnerError, match=match):
+        runner.plan_run("full", only=["01"], publish=True)

@@ -182,11 +182,20 @@ def plan_run(
         (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
         for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
     )
-    for option, given, folder in (
-        ("--output", output or out_dir, out_dir / "notebooks"),
-        ("--figures-dir" if figures_dir is not None else "--output", figures_dir or output or out_dir, fig_dir),
-        ("--results-dir" if results_dir is not None else "--output", results_dir or output or out_dir, res_dir),
-    ):  # the folder, or the first of its parents that exists, must be a folder (a file there failed the run late)
+    checks: list[tuple[str, Any, Path]] = [("--output", output or out_dir, out_dir / "notebooks")]
+    for option, given, kind, folder in (
+        ("--figures-dir", figures_dir, "figures", fig_dir),
+        ("--results-dir", results_dir, "results", res_dir),
+    ):
+        if given is not None:
+            checks.append((option, given, folder))
+        else:
+            checks.append(
+                (f"the committed {kind} folder", folder, folder)
+                if rule.publish
+                else ("--output", output or out_dir, folder)
+            )
+    for option, given, folder in checks:  # the folder, or its first parent that exists, must be a folder (else late)
         found = next(p for p in (folder, *folder.parents) if p.exists())
         if not found.is_dir():
             needs = "" if found == Path(given).resolve() else f" needs {str(found)!r}, which"
