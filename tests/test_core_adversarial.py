@@ -488,6 +488,16 @@ def test_a_frame_of_integers_that_float64_changes_beside_floats_is_refused(dtype
         nr.ndcg_from_scores([[1, 0]], frame)
 
 
+@pytest.mark.parametrize("columns", [{}, {"a": "int64", "b": "float64"}, {"a": "Int64"}])
+def test_a_frame_without_rows_is_no_query_at_all(columns):
+    # a mixed, nullable or column-less frame with no rows was read as one query with nothing returned: 0.0 with ideal=
+    import pandas as pd
+
+    frame = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in columns.items()})
+    with pytest.raises(ValueError, match=rf"^relevance is empty \(shape \(0, {len(columns)}\)\)"):
+        nr.ndcg(frame, ideal=[1, 0])
+
+
 def test_a_frame_whose_cells_are_lists_is_refused_naming_the_argument():
     import pandas as pd
 

@@ -131,6 +131,8 @@ def _ordered(data: Any, name: str, *, top: str | None = None) -> Any:
         dtypes = set(data.dtypes)
         if len(dtypes) == 1 and isinstance(dtype := dtypes.pop(), np.dtype) and dtype.kind != "O":
             return data.to_numpy()  # one numpy dtype: as it is
+        if 0 in data.shape:  # no rows or no columns: its shape, which an empty list of rows would lose (0 queries)
+            return np.empty(data.shape)
         # nullable, object or mixed columns (pandas would make an int64 column beside a float64 one float64): read
         # as a list of rows of Python numbers, as a list is, exactly (a missing value stays, and is refused)
         return data.to_numpy(dtype=object).tolist()
