@@ -291,14 +291,15 @@ def csv_text(evaluation: Evaluation, shown: Shown) -> str:
     names = [m.name for m in evaluation.measures] if shown.ndcg else []
     averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
-        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if shown.per_query else []
-        for query, values in [*rows, *([("", evaluation.mean_values[r])] if shown.summary else [])]:
-            if query == "":  # the means, after trec_eval's runid and num_q lines
-                tag = evaluation.tags[r] if evaluation.tags[r] is not None else run
-                writer.writerows(
-                    [(run, "", "runid", tag)] * shown.runid + [(run, "", "num_q", averaged[r])] * shown.num_q
-                )
-            writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=False))
+        if shown.per_query:
+            for query, values in zip(evaluation.queries[r], evaluation.values[r].T, strict=True):
+                writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=False))
+        if shown.summary:  # trec_eval's order: runid, num_q, the means
+            tag = evaluation.tags[r] if evaluation.tags[r] is not None else run
+            writer.writerows([(run, "", "runid", tag)] * shown.runid + [(run, "", "num_q", averaged[r])] * shown.num_q)
+            writer.writerows(
+                (run, "", name, repr(float(v))) for name, v in zip(names, evaluation.mean_values[r], strict=False)
+            )
     return buffer.getvalue()
 
 
