@@ -147,6 +147,42 @@ def test_queries_for_a_swap_rate_solve_the_exponential_fit():
     flat = _measurements.queries_for_swap_rate(sizes, np.full(5, 0.2), 0.05)[0]
     assert math.isinf(flat)  # a curve that does not fall reaches no target
     assert _measurements.queries_for_swap_rate(sizes, np.zeros(5), 0.05)[0] == 4  # swap-free from the first size
+    # A curve that rises (no falling fit) but is measured at or below the target: its first such size, not "never".
+    rising = np.array([0.06, 0.04, 0.07, 0.08, 0.09])
+    assert np.polyfit(sizes, np.log(rising), 1)[0] > 0  # (the fit slopes up)
+    assert _measurements.queries_for_swap_rate(sizes, rising, 0.05)[0] == 8
+
+
+def test_agreement_ties_means_that_differ_only_in_rounding():
+    # A and B have the same values on permuted queries: equal means in exact arithmetic, 1 ulp apart as summed.
+    a, b, c = 0.1 + 0.2 + 0.3, 0.3 + 0.2 + 0.1, 0.9
+    assert a != b and abs(a - b) < 1e-15
+    # Both orders: A = B < C. By hand, tau-b = (concordant - discordant) / sqrt((n0 - t_x)(n0 - t_y)) = 2 / 2 = 1.
+    assert _measurements.agreement(np.array([a, b, c]), np.array([b, a, c])) == pytest.approx(1.0)
+    assert math.isnan(_measurements.agreement(np.array([a, b]), np.array([0.2, 0.7])))  # two tied systems: no order
+    assert _measurements.agreement(np.array([0.1, 0.2, 0.3]), np.array([0.3, 0.2, 0.1])) == pytest.approx(-1.0)
+
+
+def test_a_swap_curve_that_does_not_fall_is_read_by_its_measured_sizes(monkeypatch):
+    # Every candidate's curve rises with the query-set size, but starts below the target: the reasons give the first
+    # size measured at or below it (the table's count), and say that the curve does not fall.
+    qrels, runs = collection(3, systems=4, queries=30, docs=20)
+    monkeypatch.setattr(_measurements, "swap_curve", lambda matrix, sizes, **_: np.linspace(0.06, 0.09, sizes.size))
+    advice = advise(qrels, runs, **SMALL)
+    sizes = _measurements.swap_sizes(30)
+    assert (advice.table["queries_for_swap_target"] == math.inf).all()  # above 0.05 at every size: never reached
+    monkeypatch.setattr(_measurements, "swap_curve", lambda matrix, sizes, **_: np.linspace(0.04, 0.09, sizes.size))
+    advice = advise(qrels, runs, **SMALL)
+    assert (advice.table["queries_for_swap_target"] == sizes[0]).all()
+    stability = next(r for r in advice.reasons if r.startswith("stability"))
+    assert f"already with {sizes[0]} queries it is 4.0%, below the target of 5.0%" in stability
+    curve = np.r_[0.06, np.linspace(0.04, 0.09, sizes.size - 1)]
+    monkeypatch.setattr(_measurements, "swap_curve", lambda matrix, sizes, **_: curve)
+    advice = advise(qrels, runs, **SMALL)
+    assert (advice.table["queries_for_swap_target"] == sizes[1]).all()
+    stability = next(r for r in advice.reasons if r.startswith("stability"))
+    assert "does not fall with more queries" in stability
+    assert f"first at or below the target of 5.0% with {sizes[1]} queries" in stability
 
 
 def test_results_depend_on_the_seed_only_through_the_draws():
@@ -380,6 +416,10 @@ def test_qrels_whose_grades_are_all_0_are_refused(tmp_path, capsys):
         advise(qrels_file, files, **SMALL)
     status, out, err = run_command([qrels_file, *files, "--trials", "20"], capsys)
     assert status == 1 and out == "" and "are all the grades in the qrels 0?" in err
+    # Conventions that score such a query 1 (LightGBM, XGBoost): every value is 1, and the message says why.
+    for convention in ("lightgbm", "xgboost"):
+        with pytest.raises(ValueError, match=r"every run scores 1 on every query.*are all the grades in the qrels 0\?"):
+            advise(qrels_file, files, convention=convention, **SMALL)
 
 
 def test_a_cut_off_under_which_the_runs_tie_is_not_recommended():
@@ -472,13 +512,14 @@ def test_two_systems_are_one_pair_in_the_figure():
 @pytest.mark.parametrize(
     ("curve", "queries", "said"),
     [
-        ([(2, 0.1), (6, 0.0)], 2.4, "already below the target of 5.0%; {fit} 3 queries (interpolated)."),
+        # ln rate through (2, ln 0.1) and (6, ln 0.01): b = ln(10) / 4, A = 0.1 * 10^0.5; ln(A / 0.05) / b = 3.204
+        ([(2, 0.1), (6, 0.01)], 3.204, "already below the target of 5.0%; {fit} 4 queries (interpolated)."),
         ([(2, 0.4), (6, 0.2)], 8.2, "{fit} 9 queries (extrapolated)."),
     ],
 )
 def test_the_fits_query_count_for_the_swap_target_is_said_as_its_crossing(curve, queries, said):
-    # At 6 queries the swap rate measured 0.0%, and the fit crosses 5% at 2.4: "about 3 queries would bring that to
-    # 5.0%" read as if the measured 0.0% had to rise to it.
+    # At 6 queries the swap rate measured 1.0%, and the fit crosses 5% at 3.2: "about 4 queries would bring that to
+    # 5.0%" read as if the measured 1.0% had to rise to it.
     table = pd.DataFrame(
         [{"measure": "a", "discount": "log2", "cutoff": "none", "gain": "linear", "power": 1.0, "pairs_significant": 1,
           "phi": 0.9, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": curve[-1][1], "queries_for_swap_target": queries,

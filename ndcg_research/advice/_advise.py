@@ -10,7 +10,7 @@ import numpy as np
 
 from .._validation import MAX_RESAMPLES, check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
-from ..evaluation import parse_measures
+from ..evaluation import get_convention, parse_measures
 from ..stats import TIE_TOLERANCE, run_matrices
 from . import _measurements as measure
 
@@ -61,8 +61,8 @@ class Advice:
         0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
         (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
         discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
-        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
-        of queries reaches is infinite.
+        ``tau_log2`` of 0 / 0; ``phi`` and ``queries_for_phi`` where no value varies; ``queries_for_swap_target`` of a
+        candidate that orders no pair); a query count no number of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
@@ -255,6 +255,12 @@ def advise(
             "every run scores 0 on every query under every candidate: no document the runs rank is judged "
             "relevant (are all the grades in the qrels 0?), so no candidate can tell the runs apart and advise "
             "has nothing to recommend"
+        )
+    if alike.all() and np.all(stacked == 1) and get_convention(settings["convention"]).zero_ideal == "one":
+        raise ValueError(
+            f"every run scores 1 on every query under every candidate: convention {settings['convention']!r} scores 1 "
+            "a query without a document judged relevant (are all the grades in the qrels 0?), as it does a perfect "
+            "ranking, so no candidate can tell the runs apart and advise has nothing to recommend"
         )
     if alike.all():
         raise ValueError(
@@ -451,11 +457,17 @@ def _reasons(
         )
     )
     queries = row["queries_for_swap_target"]
+    sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
+    falls = measure.queries_for_swap_rate(sizes, rates, target)[2] > 0  # (NaN without a fit: False)
     if math.isinf(queries):
-        how_many = "the swap curve does not fall, so no query count is estimated"
+        how_many = f"the swap curve stays above the target of {aim} at every size measured and does not fall with "
+        how_many += "more queries (no exponential fit), so no query count is estimated"
     elif queries <= curve[0][0] and curve[0][1] <= target:
         how_many = f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, below the target of "
         how_many += aim
+    elif not falls:  # the count is the first size measured at or below the target
+        how_many = "the swap curve does not fall with more queries (no exponential fit); measured, it is first at or "
+        how_many += f"below the target of {aim} with {_plural(int(queries), 'query')}"
     elif queries <= curve[0][0]:  # the fit crosses before the first size; a later size is at or below the target then
         reached = _plural(next(size for size, rate in curve if rate <= target), "query")
         how_many = f"the exponential fit reaches {aim} before the smallest size measured, where the rate "

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..stats import discriminative_power, kendall_tau, swap_rates, variance_components
+from ..stats import TIE_TOLERANCE, discriminative_power, kendall_tau, swap_rates, variance_components
 
 #: Query subsets per size of the swap curve: ``SWAP_POINTS`` sizes evenly spaced up to half the queries.
 SWAP_POINTS = 8
@@ -52,21 +52,32 @@ def swap_curve(matrix: np.ndarray, sizes: np.ndarray, *, trials: int, seed: int)
 
 def queries_for_swap_rate(sizes: np.ndarray, rates: np.ndarray, target: float) -> tuple[float, float, float]:
     """``(queries, A, b)``: the queries for a swap rate of ``target`` by the fit rate(c) = A exp(-b c) (Voorhees &
-    Buckley 2002) of ln rate on the sizes with a positive rate; infinite if it does not fall. Without two positive
-    rates, no fit (``A``, ``b`` NaN): the smallest size at or below the target, else infinity."""
+    Buckley 2002) of ln rate on the sizes with a positive rate. Without a falling fit (fewer than two positive rates:
+    ``A``, ``b`` NaN; or ``b <= 0``), the smallest size measured at or below the target, else infinity."""
     positive = rates > 0
-    if np.count_nonzero(positive) < 2:
-        below = sizes[rates <= target]
-        return (float(below.min()) if below.size else math.inf), math.nan, math.nan
-    slope, intercept = np.polyfit(sizes[positive].astype(np.float64), np.log(rates[positive]), 1)
-    a, b = float(np.exp(intercept)), float(-slope)
-    if b <= 0:
-        return math.inf, a, b
-    return max(float(np.log(a / target) / b), 0.0), a, b
+    a = b = math.nan
+    if np.count_nonzero(positive) >= 2:
+        slope, intercept = np.polyfit(sizes[positive].astype(np.float64), np.log(rates[positive]), 1)
+        a, b = float(np.exp(intercept)), float(-slope)
+        if b > 0:
+            return max(float(np.log(a / target) / b), 0.0), a, b
+    below = sizes[rates <= target]
+    return (float(below.min()) if below.size else math.inf), a, b
+
+
+def _tie_ranks(means: np.ndarray) -> np.ndarray:
+    """Each system's rank among ``means``, means within ``TIE_TOLERANCE`` of the next one tied (a chain ties)."""
+    order = np.argsort(means, kind="stable")
+    ranks = np.empty(means.size, dtype=np.int64)
+    ranks[order] = np.cumsum(np.r_[0, np.diff(means[order]) > TIE_TOLERANCE])
+    return ranks
 
 
 def agreement(means: np.ndarray, reference_means: np.ndarray) -> float:
-    """Kendall's tau-b of the systems' order under a candidate and under the reference (scipy's ``kendalltau``)."""
-    if np.ptp(means) == 0 or np.ptp(reference_means) == 0:
+    """Kendall's tau-b of the systems' order under a candidate and under the reference (scipy's ``kendalltau``), means
+    within ``TIE_TOLERANCE`` tied: equal sums of per-query values can differ in their last bits when summed in another
+    order, and such a difference is no order (as :func:`~ndcg_research.stats.swap_rates` and the alike test read it)."""
+    ranks, reference = _tie_ranks(means), _tie_ranks(reference_means)
+    if ranks.max() == 0 or reference.max() == 0:
         return math.nan  # an order of tied systems has no correlation
-    return kendall_tau(means, reference_means)
+    return kendall_tau(ranks, reference)
