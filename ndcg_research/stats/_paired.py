@@ -8,8 +8,10 @@ are constant, every difference the same (0.9 - 0.8 and 0.8 - 0.7 differ in their
 is 0, so the t and bootstrap tests have no doubt (p = 0; 1 if the differences are all 0), the effect size is NaN and
 every interval is the mean itself; the permutation and Wilcoxon tests, which do not divide by it, give their smallest
 p-value. Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in
-[0.5, 1): the p-values do not depend on the scale and no square over- or underflows. The tests use the differences as
-given (a rounding-size difference is a tie but enters the statistics).
+[0.5, 1): the p-values do not depend on the scale and no square over- or underflows. A difference within
+``TIE_TOLERANCE`` of 0 (absolute: the package's one definition of equal nDCG) is a tie and enters the statistics as 0:
+systems whose values differ only in their last bits are the same system (p = 1), not "significantly different" with
+no win and no loss.
 """
 
 import functools
@@ -376,6 +378,7 @@ def _test_chunk(
             f"the differences of rows {i} and {j} (a - b) overflow: at query {query}, "
             f"{float(matrix[i, query])!r} - {float(matrix[j, query])!r} is not a finite float; scale the values down"
         )
+    raw[np.abs(raw) <= TIE_TOLERANCE] = 0.0  # a tie is no difference: rounding residues would be "significant"
     exponent = _exponents(raw)
     d = np.ldexp(raw, -exponent[:, None])
     n = d.shape[1]
