@@ -236,3 +236,15 @@ def test_every_format_reports_random_resamples(files):
         None,
         None,
     )
+
+
+def test_a_query_left_undefined_is_said_to_be_undefined_not_unanswered():
+    # Both runs rank q3, one with a single document, which scikit-learn's convention leaves undefined (NaN): the note
+    # said q3 was left out because not every run answered it.
+    qrels = pd.DataFrame({"query": ["q1", "q1", "q2", "q2", "q3", "q3"], "doc": list("abcdef"), "relevance": 1})
+    scores = {"query": ["q1", "q1", "q2", "q2", "q3"], "doc": list("abcde"), "score": [2.0, 1.0, 1.0, 2.0, 1.0]}
+    one = pd.DataFrame(scores)
+    other = pd.concat([one, pd.DataFrame({"query": ["q3"], "doc": ["f"], "score": [0.5]})])
+    data = run_matrices(qrels, {"one": one, "other": other}, "ndcg", convention="sklearn")
+    assert data.queries.tolist() == ["q1", "q2"]
+    assert any("left out of the comparison ('q3')" in n and "answered with a defined value" in n for n in data.notes)

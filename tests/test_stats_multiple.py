@@ -133,3 +133,18 @@ def test_compare_systems_tables():
     np.testing.assert_array_equal(tukey.pairs.pvalue, tukey.pairs.pvalue_adjusted)
     with pytest.raises(ValueError, match="correction must be 'none' with test='tukey'"):
         compare_systems(scores, test="tukey", correction="holm")
+
+
+@pytest.mark.parametrize("interval", ["t", "percentile", "bca"])
+@pytest.mark.parametrize("n", [10, 1000])
+def test_a_constant_systems_interval_is_its_reported_mean(interval, n):
+    # 0.1 added n times one by one (as trec_eval and evaluate average) is not numpy's pairwise mean of them: the
+    # zero-width interval was numpy's (0.1) beside a mean of 0.09999999999999999, outside its own interval.
+    constant = np.full(n, 0.1)
+    reported = 0.0
+    for value in constant:  # the mean as documented, by hand: added in order
+        reported += value
+    reported /= n
+    table = compare_systems(np.vstack([constant, np.linspace(0, 1, n)]), interval=interval, n_resamples=200).systems
+    assert table["mean"].iloc[0] == table["ci_low"].iloc[0] == table["ci_high"].iloc[0] == reported
+    assert ((table["ci_low"] <= table["mean"]) & (table["mean"] <= table["ci_high"])).all()

@@ -14,8 +14,9 @@
 - run files to matrices: ``run_matrices``.
 
 Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help`` does not import scipy.
-The bootstrap and sign-flip resamples are seeded blocks shared by all pairs (private module ``_resampling``), so results
-do not depend on the pairs compared nor on ``n_jobs``.
+The bootstrap and sign-flip resamples are seeded blocks shared by all pairs (private module ``_resampling``), so
+results do not depend on ``n_jobs``, and a pair's p-value not on the other pairs compared (its bootstrap interval may
+differ in its last bits: the resampled means are summed in blocks of as many pairs as are compared).
 
 Examples
 --------

@@ -127,6 +127,10 @@ def compare_systems(
     else:
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
         low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence=confidence, interval=interval)
+    # The intervals are about numpy's (pairwise) mean: moved by the few ulps onto the mean reported, so that a
+    # zero-width interval is that mean exactly (a + (b - a) is b for floats this close), a t interval centred on it.
+    shift = mean - matrix.mean(axis=1)
+    low, high = low + shift, high + shift
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
     # With tukey, the pairs' t tests (never exact) give every column but the p-values.

@@ -99,7 +99,7 @@ def run_matrices(
         shown = ", ".join(repr(str(q)) for q in dropped[:10]) + more
         notes.append(
             f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
-            f"only the {common.size} queries every run answered are compared"
+            f"only the {common.size} queries every run answered with a defined value are compared"
         )
     kept = [pd.Index(queries).get_indexer(common) for queries in result.queries]  # common is sorted
     matrices = {
