@@ -215,6 +215,19 @@ def test_bad_measures(files, capfdbinary, args, message):
     assert err.count("\n") == 1 and message in err
 
 
+@pytest.mark.parametrize(
+    "again", [["ndcg.2=9,1=3"], ["ndcg.1=3.0,2=9"], ["ndcg.01=3,2=9"], ["ndcg.+1=3,2=9", "ndcg.1=3,2=9.0"]]
+)
+def test_one_gain_map_written_again_another_way_is_printed_once_as_first_named(files, capfdbinary, again):
+    # trec_eval computes ndcg once, with the first -m's parameters: these are the same map, so it prints ndcg_1=3,2=9
+    # alone (checked with the binary). They were refused as "twice with different parameters".
+    twice = [arg for spec in again for arg in ("-m", spec)]
+    status, out, err = run_cli(capfdbinary, "-q", "-m", "ndcg.1=3,2=9", *twice, files / "qrels", files / "run")
+    q2 = _dcg([9, 0]) / _dcg([9, 3])  # query 2: a (grade 2, gain 9) first, z unjudged; ideal a, b (grade 1, gain 3)
+    assert status == 0 and out.count("ndcg_") == 4 and "ndcg_2=9" not in out and "ndcg_1=3.0" not in out
+    assert f"ndcg_1=3,2=9          \t2\t{q2:6.4f}\n" in out
+
+
 @pytest.mark.parametrize("command", ["evaluate", "compare"])
 def test_a_measure_given_without_its_m_is_said_to_be_one(files, capfdbinary, command):
     # "-m ndcg@10 ndcg@20 QRELS RUN": ndcg@20 became the qrels file, and the message said only that it does not exist.

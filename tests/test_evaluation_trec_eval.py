@@ -163,12 +163,15 @@ def test_gain_maps_as_trec_eval_documents_them(tmp_path):
     assert math.isclose(ours["ndcg_1=-2"]["q"], _dcg([-2, 3, 0, 0, 0]) / _dcg([4, 3, 2]), rel_tol=TOL)
 
 
-def test_ndcg_cut_ignores_gain_maps_and_fractional_cutoffs_truncate(tmp_path):
+def test_ndcg_cut_reads_whole_cutoffs_written_with_a_zero_fraction_and_refuses_others(tmp_path):
     (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
     (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
-    ours, result = _ours(tmp_path, ["ndcg_cut.1.9,3"])
+    ours, result = _ours(tmp_path, ["ndcg_cut.1.0,3."])
     assert [m.name for m in result.measures] == ["ndcg_cut_1", "ndcg_cut_3"]
     assert math.isclose(ours["ndcg_cut_1"]["q"], 1 / 2, rel_tol=TOL)
+    # trec_eval's atol reads 1.9 as 1, silently: refused here, as the guide says (it was truncated too)
+    with pytest.raises(ValueError, match=r"cut-off '1.9' is not a whole number \(trec_eval's atol would read 1\)"):
+        _ours(tmp_path, ["ndcg_cut.1.9,3"])
 
 
 def test_query_without_relevant_document_scores_zero(tmp_path):

@@ -99,7 +99,7 @@ def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: 
 
 
 TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
+_TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.0*)?")  # a whole number (a fraction would be truncated by atol)
 
 
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
@@ -110,7 +110,7 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         )
     cutoffs = []
     for p in params.split(","):
-        # trec_eval reads each cut-off with atol: C's isspace blanks around it skipped, a fraction truncated
+        # trec_eval reads each cut-off with atol: C's isspace blanks around it skipped, a fraction truncated (refused)
         p = p.strip(" \t\n\v\f\r")
         if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
@@ -150,9 +150,10 @@ def _trec_gains(measure: str, params: str) -> Measure:
             )
         if int(level) < 0:
             raise ValueError(
-                f"measure {measure!r}: grade {level} is below 0: trec_eval gives its gain to the ranked documents of "
-                "that grade but not to the ideal (grade -1's to every unjudged document, its mark for them): give "
-                "gains for grades >= 0"
+                f"measure {measure!r}: grade {level} is below 0: trec_eval marks a ranked document absent from the "
+                "qrels -1 and one judged below 0 -2 (form_res_rels.c), so it gives grade -1's gain to every unjudged "
+                "document, grade -2's to every document judged below 0 (never to the ideal), and another negative "
+                "grade's to none: give gains for grades >= 0"
             )
         # A number as trec_eval's atof reads it in full, C's isspace blanks around it skipped (1_0, 0x10, 3x are
         # refused: atof stops early).

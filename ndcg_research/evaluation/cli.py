@@ -185,19 +185,21 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
     # runid and num_q are not nDCG: printed from the bookkeeping (trec_eval ignores their parameters, as runid.x)
     specs = [m for m, name in zip(requested, names, strict=True) if name not in ("runid", "num_q")]
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
-    first: dict[str, tuple[str, frozenset[Measure]]] = {}
-    for spec in map(str.strip, specs):  # as parse_measures strips them
+    first: dict[str, tuple[int, str, frozenset[tuple[Any, ...]]]] = {}
+    given, specs = specs, []
+    for index, spec in enumerate(map(str.strip, given)):  # as parse_measures strips them
         match = re.fullmatch(r"(ndcg|ndcg_cut)(\.[^()]*)?", spec)
         if not trec or match is None:
+            specs.append(spec)
             continue
         try:
-            parsed = frozenset(parse_measures(spec))
+            parsed = frozenset(m.key for m in parse_measures(spec))  # what they compute, whatever their names
         except ValueError:
-            if "." not in first.get(match[1], ("",))[0]:  # trec_eval reads the first -m with parameters
+            if "." not in first.get(match[1], (0, ""))[1]:  # trec_eval reads the first -m with parameters
                 raise
             parsed = frozenset()  # a second list trec_eval never reads: refused below as asked twice
-        seen, kept = first.setdefault(match[1], (spec, parsed))
-        if parsed != kept:  # the same parameters written another way are the same
+        at, seen, kept = first.setdefault(match[1], (index, spec, parsed))
+        if parsed != kept:
             other = "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
             if match[1] == "ndcg":
                 other = "give one gain map, or write another as ndcg(gains={grade: gain, ...})"
@@ -205,6 +207,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
                 f"-m {seen} and -m {spec} ask for trec_eval's {match[1]} twice with different parameters; trec_eval "
                 f"computes it once, with the parameters of the first -m that has any, and drops the other: {other}"
             )
+        if at == index:  # the same parameters written again (ndcg.2=9,1=3 after ndcg.1=3,2=9): printed once, as first
+            specs.append(spec)
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
     gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
     discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
