@@ -569,7 +569,10 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
         ("ndcg.1=3,1=5", r"grade 1 is given two gains; trec_eval accepts this, but its ranking may take one gain"),
         # (form_res_rels.c: a ranked document absent from the qrels is level -1, one judged below 0 is level -2; it
         # said that trec_eval gives a negative grade's gain "to the ranked documents of that grade")
-        ("ndcg.-1=5", r"grade -1 is below 0: trec_eval marks a ranked document absent from the qrels -1 and one judged "),
+        (
+            "ndcg.-1=5",
+            r"grade -1 is below 0: trec_eval marks a ranked document absent from the qrels -1 and one judged ",
+        ),
         ("ndcg.1=2,-2=5", r"grade -2 is below 0: .*grade -2's to every document judged below 0 \(never to the ideal\)"),
         ("ndcg.-5=5", r"grade -5 is below 0: .*and another negative grade's to none"),
         ("ndcg_cut.2.5", r"cut-off '2.5' is not a whole number \(trec_eval's atol would read 2\)"),
