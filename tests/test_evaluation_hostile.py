@@ -463,6 +463,10 @@ def test_truncated_or_unreadable_compressed_input_names_the_file(files, capfdbin
         status == 1
         and f"{files / 'run.zst'}: holds zstd-compressed data, not read here: decompress it (zstd -d)" in err
     )
+    # xz's legacy .lzma format (xz --format=lzma) was refused as "a carriage return that does not end a line"
+    (files / "run.lzma").write_bytes(lzma.compress(RUN.encode(), format=lzma.FORMAT_ALONE))
+    status, _, err = cli(capfdbinary, "evaluate", files / "qrels", files / "run.lzma")
+    assert status == 1 and f"{files / 'run.lzma'}: holds lzma-compressed data, not read here: decompress it" in err
 
 
 def test_dash_reads_standard_input(files):

@@ -239,3 +239,23 @@ def test_other_trec_file_paths_import_neither_pyarrow_compute_nor_pandas(tmp_pat
         "ndcg_cut_10           \tall\t0.5436",
         "[]",
     ]
+
+
+class _EndlessZeros:
+    """A binary stream of NUL bytes (as /dev/zero) that fails once more than ``limit`` bytes were read from it."""
+
+    def __init__(self, limit: int) -> None:
+        self.read_so_far, self.limit = 0, limit
+
+    def read(self, size: int = -1) -> bytes:
+        assert size >= 0 and self.read_so_far + size <= self.limit, "read on past the first block of a binary file"
+        self.read_so_far += size
+        return b"\0" * size
+
+
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+def test_a_binary_file_without_line_ends_is_refused_at_its_first_block(kind):
+    # A NUL was found only once a block of whole lines was complete: a binary file without line ends (/dev/zero, a
+    # disk image given by mistake) was read whole into memory first (/dev/zero: 3.6 GB after 13 s).
+    with pytest.raises(InputError, match=r"^zeros:1: a NUL byte: not a text file"):
+        read_whole("zeros", kind, stream=_EndlessZeros(limit=16 << 20))

@@ -147,6 +147,19 @@ def test_negative_grades_are_pool_members_never_judged(tmp_path):
     assert math.isclose(judged["ndcg_cut_2"]["q"], _dcg([2, 1]) / _dcg([3, 2]), rel_tol=TOL)
 
 
+def test_a_query_of_only_negative_grades_scores_0_with_a_note_of_what_trec_eval_does(tmp_path):
+    # trec_eval 10.0 stops ("Can't calculate measure", status 4) when such a query is the first evaluated; the only
+    # note said "scored 0 (trec_eval)", which the guide contradicts.
+    (tmp_path / "qrels").write_text("q1 0 d1 -1\nq2 0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1 t\nq2 Q0 d1 1 1 t\n")
+    ours, result = _ours(tmp_path, "ndcg")
+    assert ours["ndcg"] == {"q1": 0.0, "q2": 1.0}  # q1: no gain anywhere, ideal DCG 0
+    (note,) = [n for n in result.notes if "only negative grades" in n]
+    assert note.startswith(f"{tmp_path / 'qrels'}: 1 judged query has only negative grades ('q1'), scored 0 here")
+    assert 'trec_eval 10.0 stops on such a query ("Can\'t calculate measure") if it is the first evaluated' in note
+    assert not any("only negative" in n for n in _ours(tmp_path, "ndcg", convention="ranx")[1].notes)
+
+
 def test_gain_maps_as_trec_eval_documents_them(tmp_path):
     # "-m ndcg.1=3.5,2=9.0,4=7.0 will give gains 3.5, 9.0, 3.0, 7.0 for relevance levels 1,2,3,4
     # (level 3 remains at the default). Gains are allowed to be 0 or negative, and relevance

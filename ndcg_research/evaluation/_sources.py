@@ -28,6 +28,7 @@ _COMPRESSED: dict[re.Pattern[bytes], tuple[str, str | None, str | None]] = {
     re.compile(rb"\x28\xb5\x2f\xfd"): ("zstd", None, "zstd -d"),
     re.compile(rb"PK\x03\x04"): ("zip", None, "unzip"),
     re.compile(rb"7z\xbc\xaf\x27\x1c"): ("7-zip", None, "7z x"),
+    re.compile(rb"\x5d\x00\x00"): ("lzma", None, "xz -d"),  # legacy .lzma, with xz's default header (NULs: never text)
 }
 #: Bytes that tell every format above (bzip2's header is the longest).
 _MAGIC_SIZE = 10
@@ -171,6 +172,9 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
     current = min(first or size, size)
     while chunk := source.read(current):
         current = min(2 * current, size)
+        if b"\0" in chunk:  # not text (check_text refuses it): now, not once a line ends (a binary file may have none)
+            yield b"".join([*carry, chunk])
+            return
         end = chunk.rfind(b"\n") + 1
         if not end:
             carry.append(chunk)
