@@ -692,17 +692,17 @@ def _frames(**run_columns):
 
 def test_float_document_ids_are_refused_not_scored_zero():
     qrels, run = _frames(doc=[1.0, 2.0])
-    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0 at position 0\).*would not match '1'"):
+    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0 at row 0\).*would not match '1'"):
         evaluate(qrels, run)
     qrels, run = _frames(doc=[1, 2])  # integers are their decimal text
     assert evaluate(qrels, run).values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
 
 
-def test_float_and_boolean_ids_are_named_by_their_position_or_category():
-    # Positions, not index labels (which other messages use): the frames are labelled 10, 11.
+def test_float_and_boolean_ids_are_named_by_their_row_label_or_category():
+    # Index labels, as other messages name rows (they were named by position): the frames are labelled 10, 11.
     for ids, shown in (
-        ([0.5, 2.0], r"floats \(0.5 at position 0\)"),
-        ([False, True], r"booleans \(False at position 0\)"),
+        ([0.5, 2.0], r"floats \(0.5 at row 10\)"),
+        ([False, True], r"booleans \(False at row 10\)"),
     ):
         qrels, run = _frames(doc=ids)
         with pytest.raises(InputError, match=rf"run DataFrame column 'doc' holds {shown}"):
@@ -786,7 +786,7 @@ def test_ids_mixing_text_and_any_bytes_type_are_refused(other):
     # pyarrow reads bytearray and memoryview as it reads bytes: beside str they made one text column.
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["b", other], "score": [1.0, 2.0]})
     shown = r"bytearray\(b'a'\)" if isinstance(other, bytearray) else "b'a'"  # (a memoryview by its bytes)
-    with pytest.raises(InputError, match=rf"mixes strings \('b' at position 0\) and bytes \({shown} at position 1\)"):
+    with pytest.raises(InputError, match=rf"mixes strings \('b' at row 0\) and bytes \({shown} at row 1\)"):
         evaluate({"q": {"a": 1, "b": 0}}, run, "ndcg")
 
 
@@ -880,9 +880,7 @@ def test_ids_of_one_kind_that_is_not_text_are_refused_for_what_they_are():
         {"query": ["q", "q"], "doc": pd.to_datetime(["2020-01-01", "2020-01-02"]), "relevance": [1, 0]}
     )
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
-    with pytest.raises(
-        InputError, match=r"column 'doc' holds Timestamp \(.* at position 0\): ids must be strings or integ"
-    ):
+    with pytest.raises(InputError, match=r"column 'doc' holds Timestamp \(.* at row 0\): ids must be strings or integ"):
         evaluate(qrels, run, "ndcg")
 
 

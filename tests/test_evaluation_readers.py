@@ -259,3 +259,45 @@ def test_a_binary_file_without_line_ends_is_refused_at_its_first_block(kind):
     # disk image given by mistake) was read whole into memory first (/dev/zero: 3.6 GB after 13 s).
     with pytest.raises(InputError, match=r"^zeros:1: a NUL byte: not a text file"):
         read_whole("zeros", kind, stream=_EndlessZeros(limit=16 << 20))
+
+
+@pytest.mark.parametrize("column", ["relevance", "score"])
+def test_sparse_numeric_columns_are_read_as_their_values(column):
+    # pandas' Sparse dtype has no itemsize: a Sparse float column was an AttributeError traceback.
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [0.5, 0.9]})
+    frames = {"relevance": qrels, "score": run}
+    frames[column] = frames[column].assign(**{column: pd.arrays.SparseArray(frames[column][column].astype(float))})
+    # b (grade 0) first, a (grade 1) second: nDCG = (1 / log2 3) / 1, by hand
+    assert evaluate(frames["relevance"], frames["score"], "ndcg").mean() == pytest.approx(1 / np.log2(3), abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("index", "shown"),
+    [
+        (pd.date_range("2020", periods=2, unit="ns"), r"row Timestamp\('2020-01-02 00:00:00'\)"),
+        (pd.timedelta_range(0, periods=2, freq="s"), r"row Timedelta\('0 days 00:00:01'\)"),
+    ],
+)
+def test_rows_indexed_by_time_are_named_by_their_labels(index, shown):
+    # numpy's item() of a nanosecond datetime64 is an integer: "row 1577923200000000000".
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [0.5, np.inf]}, index=index)
+    with pytest.raises(InputError, match=rf"^run DataFrame {shown}: score must be finite"):
+        evaluate(qrels, run)
+
+
+def test_mixed_ids_are_named_by_row_label_as_other_messages_name_rows():
+    qrels = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["1", 1], "doc": ["a", "b"], "score": [2.0, 1.0]}, index=[7, 3])
+    with pytest.raises(InputError, match=r"mixes strings \('1' at row 7\) and integers \(1 at row 3\)"):
+        evaluate(qrels, run)
+
+
+def test_an_svmlight_id_that_is_not_utf8_names_the_svmlight_file_and_the_command(tmp_path):
+    # With predictions, the run was converted first: the message named the predictions file, and advised passing
+    # the file to evaluate, which takes no SVMlight path (the command's --input svmlight does).
+    (tmp_path / "t.svm").write_bytes(b"2 qid:1 1:0.5 # docid = A\xe9\n0 qid:1 1:0.1 # docid = B\n")
+    (tmp_path / "p.txt").write_text("0.1\n0.2\n")
+    with pytest.raises(InputError, match=r"t\.svm:1: document id b'A\\xe9' is not UTF-8 text.*--input svmlight"):
+        read_svmlight(tmp_path / "t.svm", tmp_path / "p.txt")

@@ -481,9 +481,7 @@ def test_a_value_column_that_is_not_numeric_is_named_by_its_dtype():
 
 def test_a_column_mixing_integer_and_text_ids_is_named():
     run = pd.DataFrame({"query": ["1", "1", "2"], "doc": [10, "9", "10"], "score": [1.0, 2.0, 1.0]})
-    with pytest.raises(
-        InputError, match=r"column 'doc' mixes integers \(10 at position 0\) and strings \('9' at position 1\)"
-    ):
+    with pytest.raises(InputError, match=r"column 'doc' mixes integers \(10 at row 0\) and strings \('9' at row 1\)"):
         evaluate(_qrels(), run)
 
 
@@ -533,7 +531,7 @@ def test_none_ids_and_bytes_beside_text_ids_are_refused(qrels, run, message):
 def test_messages_about_a_frame_name_it_and_say_what_is_wrong():
     run = pd.DataFrame({"query": ["1", "1"], "doc": ["10", "9"], "score": [1.0, 2.0]})
     cases = [
-        (_qrels(), run.assign(query=[1.0, 1.0]), r"^run DataFrame column 'query' holds floats \(1.0 at position 0\)"),
+        (_qrels(), run.assign(query=[1.0, 1.0]), r"^run DataFrame column 'query' holds floats \(1.0 at row 0\)"),
         (
             _qrels(),
             run.assign(query=pd.Series([True, 1], dtype=object)),

@@ -6,7 +6,7 @@ import functools
 import os
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -89,8 +89,8 @@ def _first(mask: np.ndarray) -> int | None:  # the row a message names
     return int(mask.argmax()) if mask.any() else None
 
 
-def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
-    """Why ids neither all text nor all integers are refused, each kind shown by its first value."""
+def _kinds_error(values: np.ndarray, label: str, at: Callable[[int], str]) -> InputError:
+    """Why ids neither all text nor all integers are refused, each kind shown by its first value (``at``: its row)."""
     kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     shown: dict[str, str] = {}
     for t in dict.fromkeys(map(type, values)):  # each type's first value, in order: a column may hold millions
@@ -98,7 +98,7 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
         kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
         kind = next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int)
         value = x.item() if isinstance(x, np.generic) else bytes(x) if isinstance(x, memoryview) else x
-        shown.setdefault(kind, f"{kind} ({value!r} at {unit} {i})")
+        shown.setdefault(kind, f"{kind} ({value!r} at {at(i)})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
         same = "1 and '1'"
         if "bytes" in shown:
@@ -112,14 +112,14 @@ def _kinds_error(values: np.ndarray, label: str, unit: str) -> InputError:
     return InputError(f"{label} holds {shown[kind]}: {why}; convert them to int or str first")
 
 
-def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
+def _object_ids(values: np.ndarray, column: str, where: Any, label: str, at: Callable[[int], str]) -> pa.ChunkedArray:
     """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
     present = set(map(type, values))
     if type(None) in present:  # a dict's key (a DataFrame's missing values are refused before)
         raise InputError(f"{where(next(i for i, x in enumerate(values) if x is None))}: {column} is missing (None)")
     # pyarrow reads str and bytes alike (as text or as binary): mixed, they are refused as other mixes are
     if any(issubclass(t, str) for t in present) and any(issubclass(t, BYTES) for t in present):
-        raise _kinds_error(values, label, unit)
+        raise _kinds_error(values, label, at)
     for arrow_type in (pa.string(), pa.binary()):  # all strings, or all bytes (binary where not UTF-8)
         with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
             try:
@@ -129,7 +129,7 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
             break
     else:
         if any(issubclass(t, (bool, np.bool_)) or not issubclass(t, (int, np.integer)) for t in present):
-            raise _kinds_error(values, label, unit)
+            raise _kinds_error(values, label, at)
         return pa.chunked_array([[str(x) for x in values]], type=pa.string())  # (decimal text: never empty, no NUL)
     if (i := _first(numbers(kernel("binary_length", ids)) == 0)) is not None:
         raise InputError(f"{where(i)}: {column} is an empty string (trec_eval could not read an empty id)")
@@ -161,21 +161,21 @@ def _escaped(value: Any, i: int, column: str, where: Any) -> Any:
     return raw
 
 
-def _id_array(series: "pd.Series", column: str, where: Any, label: str, unit: str = "position") -> pa.ChunkedArray:
-    """The ids of a DataFrame column (``label``: "run DataFrame column 'doc'"), checked; ``unit`` names a position."""
+def _id_array(series: "pd.Series", column: str, where: Any, label: str, at: Callable[[int], str]) -> pa.ChunkedArray:
+    """The ids of a DataFrame column (``label``: "run DataFrame column 'doc'"), checked; ``at`` names a row."""
     if (i := _first(series.isna().to_numpy())) is not None:
         raise InputError(f"{where(i)}: {column} is missing")
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not), in their own dtype
         import pandas as pd
 
         values = pd.Series(series.cat.categories, dtype=series.cat.categories.dtype)
-        categories = _id_array(values, column, lambda i: f"{label}, category {i}", label, "category")
+        categories = _id_array(values, column, lambda i: f"{label}, category {i}", label, lambda i: f"category {i}")
         return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
     if series.dtype.kind in "fb":  # a float or boolean column: named by its first value
-        raise _kinds_error(series.iloc[:1].to_numpy(dtype=object), label, unit)
+        raise _kinds_error(series.iloc[:1].to_numpy(dtype=object), label, at)
     if series.dtype.kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
-    return _object_ids(series.to_numpy(dtype=object), column, where, label, unit)
+    return _object_ids(series.to_numpy(dtype=object), column, where, label, at)
 
 
 def _values(
@@ -193,7 +193,8 @@ def _values(
         raise InputError(f"{where(i)}: {column} {problem}")
     if dtype.kind in "iu":  # an integer column's own values (uint64 beyond 2^63 too) are its exact ones
         exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64)
-    elif dtype.itemsize > 8 and kind == "run":  # long double: refused where float64 makes two scores one (a tie)
+    # long double: refused where float64 makes two scores one (a tie); pandas' extension dtypes (Sparse) have no size
+    elif kind == "run" and getattr(dtype, "itemsize", 8) > 8:
         wide = np.asarray(series, dtype=dtype)
         if (found := merged_by_float64(wide[None, :])) is not None:
             i, other = found[1]
@@ -262,8 +263,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind, label: str, tag: str | N
     if array.dtype.kind == "f" and kind == "run" and any(issubclass(k, (int, np.integer, np.ndarray)) for k in kinds):
         exact = np.fromiter((v.item() if isinstance(v, np.ndarray | np.generic) else v for v in values), object)
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, exact)
-    query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", "entry")
-    doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", "entry")
+    query_ids = _object_ids(every_query, "query", where, f"{label} (its query ids)", lambda i: f"entry {i}")
+    doc_ids = _object_ids(docs, "doc", where, f"{label} (its document ids)", lambda i: f"entry {i}")
     ranked_queries, empty_queries = query_ids[: docs.size], query_ids[docs.size :] if empty else None
     return Columns(
         ranked_queries, doc_ids, value, kind, label, tag, fraction=fraction, named_by="key", unranked=empty_queries
@@ -304,10 +305,15 @@ def table_columns(table: Any, kind: Kind) -> Columns:
             raise InputError(f"{source} column {column!r} is a group of columns ({table.columns.nlevels} levels)")
     if len(table) == 0:
         raise InputError(f"{source} is empty")
-    labels = np.asarray(table.index) if table.index.is_unique else None
+    labels = None
+    if table.index.is_unique:  # (timestamps as pandas shows them: numpy's item() of nanoseconds is an integer)
+        labels = table.index.to_numpy(dtype=object if table.index.dtype.kind in "mM" else None)
     where = functools.partial(row_label, source, labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
-    query_ids, doc_ids = (_id_array(table[c], c, where, f"{source} column {c!r}") for c in (query, doc))
+    at = functools.partial(row_label, "", labels)  # " row 3"
+    query_ids, doc_ids = (
+        _id_array(table[c], c, where, f"{source} column {c!r}", lambda i: at(i).strip()) for c in (query, doc)
+    )
     tag = table.attrs.get("run")
     return Columns(query_ids, doc_ids, values, kind, source, tag, labels, fraction=fraction, named_by="label")
 
@@ -396,8 +402,9 @@ def _check_run(run: Any, name: str) -> None:
         )
 
 
-def as_frame(columns: Columns) -> "pd.DataFrame":
-    """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
+def as_frame(columns: Columns, keeps_bytes: str = "evaluate") -> "pd.DataFrame":
+    """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line
+    (``keeps_bytes``: what reads the file with ids that are not UTF-8, for the message that refuses them)."""
 
     def text(array: pa.ChunkedArray, what: str) -> pa.Array:
         ids = binary_ids(array)
@@ -407,7 +414,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
                 f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, as a DataFrame needs; pass the file to "
-                "evaluate, which keeps the bytes"
+                f"{keeps_bytes}, which keeps the bytes"
             ) from None
 
     frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
@@ -489,8 +496,9 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     ----------
     path : str or path-like
         An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document (one without a
-        docid is named by its line number, with a ``UserWarning``). A qid whose lines are not consecutive, or written
-        two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
+        docid is named by its place among the data lines, zero-padded: ``"01"`` to ``"50"`` in a file of 50;
+        a ``UserWarning`` names such lines where others have a docid). A qid whose lines are not consecutive, or
+        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
     predictions : str or path-like, optional
         A model's scores for the lines of ``path``, one number per line, in the same order.
 
@@ -519,5 +527,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     qrels = svmlight_columns(check_path(path, "path"))
     for note in qrels.notes:
         warnings.warn(note, stacklevel=2)
-    run = None if predictions is None else as_frame(predictions_columns(qrels, predictions))
-    return as_frame(qrels), run
+    command = "ndcg-research evaluate --input svmlight"  # (nr.evaluate takes DataFrames of SVMlight files)
+    qrels_frame = as_frame(qrels, command)  # first: an id that is not UTF-8 is the SVMlight file's, not the scores'
+    run = None if predictions is None else as_frame(predictions_columns(qrels, predictions), command)
+    return qrels_frame, run

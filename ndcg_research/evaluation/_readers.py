@@ -441,9 +441,9 @@ def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (no docid: named by line
-    number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank tools read it: a
-    qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (no docid: named by
+    its data line number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank
+    tools read it: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
     rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
     seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
     name = describe(path)
