@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.evaluation import evaluate
+from ndcg_research.evaluation import InputError, evaluate
 from ndcg_research.evaluation import evaluate as evaluate_module  # noqa: F401  (the module is patched below)
 from ndcg_research.evaluation._readers import read_whole
 
@@ -61,6 +61,26 @@ def test_a_query_split_between_partitions_is_refused():
         r"whole queries",
     ):
         evaluate(qrels, {"r": frame}, "ndcg")
+
+
+@pytest.mark.parametrize("column", ["qid", "docno"])
+def test_ids_of_two_kinds_in_two_partitions_are_refused_as_in_pandas(column):
+    # Each partition was checked alone: integers in one and strings in another were evaluated (1 and '1' as one id).
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "d"], "label": [2, 0, 1, 3]})
+    run = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["b", "a", "a", "d"], "score": [0.9, 0.5, 0.3, 0.2]})
+    mixed = run.astype({column: object})
+    mixed.loc[2:, column] = [2, 2] if column == "qid" else [5, 6]
+    with pytest.raises(InputError, match="mixes strings"):
+        evaluate(qrels, mixed)
+    with dask.config.set({"dataframe.convert-string": False}):  # (else from_pandas makes them all strings)
+        frame = dd.from_pandas(mixed, npartitions=2, sort=False)
+        assert [len(p) for p in frame.partitions] == [2, 2]
+        with pytest.raises(InputError, match=rf"column '{column}' holds strings in one partition and integers in "):
+            evaluate(qrels, frame)
+        same = dd.from_pandas(run, npartitions=2, sort=False)
+        assert evaluate(qrels, same).mean() == evaluate(qrels, run).mean()
 
 
 def test_a_dask_run_of_empty_partitions_is_refused_unless_zeros_are_asked_for():

@@ -187,3 +187,14 @@ def test_one_run_one_measure_one_float():
     with pytest.raises(ValueError, match=r"measure 'ndcg@5' was not evaluated; evaluated: 'ndcg', 'ndcg@2'"):
         two.mean("ndcg@5", run="a")
     assert nr.evaluate(OURS_QRELS, OURS_RUN, "ndcg").mean() == pytest.approx(_reference().mean_values[0, 0])
+
+
+def test_a_ranx_object_of_the_other_kind_is_refused_by_its_class():
+    # A ranx Qrels given as the run scored every query 1.0 (its grades read as scores), without a word.
+    from ranx import Qrels, Run
+
+    judged = {"1": {"a": 2, "b": 0, "c": 1}, "2": {"a": 1, "d": 3}}
+    with pytest.raises(InputError, match=r"^a ranx Qrels was given as the run: give a ranx Run"):
+        evaluate(Qrels(judged), Qrels(judged))
+    with pytest.raises(InputError, match=r"^a ranx Run was given as the qrels: give a ranx Qrels"):
+        evaluate(Run({"1": {"a": 2.0, "b": 1.0}}), Run({"1": {"b": 0.9, "a": 0.5}}))

@@ -109,6 +109,15 @@ def ir_measures_gain():
         (lambda: ir_measure("ndcg", convention="trec"), ValueError, "unknown convention 'trec'; valid conventions"),
         (lambda: ir_measure("ndcg") @ 0, ValueError, "cutoff must be an integer >= 1, got 0"),
         (lambda: ir_measure("ndcg")(depth=3), TypeError, "unknown option(s) depth"),
+        # every option of a spec is listed (ties and convention were left out), and only ASCII digits are a cut-off
+        (
+            lambda: ir_measure("ndcg@10(CONVENTION=sklearn)"),
+            ValueError,
+            "unknown option 'CONVENTION' in spec 'ndcg@10(CONVENTION=sklearn)'; options: gain, discount, gains, ties, "
+            "convention",
+        ),
+        (lambda: ir_measure("ndcg@\u0661\u0660"), ValueError, "unknown measure 'ndcg@\u0661\u0660'"),
+        (lambda: ir_measure("ndcg@\uff11\uff10"), ValueError, "unknown measure"),
     ],
 )
 def test_bad_arguments_are_named(call, error, message):
@@ -367,3 +376,33 @@ def test_ir_measure_scores_an_empty_run_as_ir_measures_does():
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
     for run in ([], pd.DataFrame({"query_id": [], "doc_id": [], "score": []})):
         assert ir_measures.calc_aggregate([ir_measure("ndcg@10")], qrels, run)[ir_measure("ndcg@10")] == 0.0
+
+
+def test_bytes_query_ids_are_matched_as_the_evaluator_matches_them():
+    # The qrels' b"1" was looked up as "b'1'": a KeyError traceback, where evaluate gives the value.
+    qrels = pd.DataFrame({"query_id": [b"1", b"1", b"2"], "doc_id": ["a", "b", "a"], "relevance": [2, 0, 1]})
+    run = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["b", "a", "a"], "score": [0.5, 0.3, 0.2]})
+    # q1: b (grade 0) above a (grade 2): (2 / log2 3) / 2; q2: a alone, 1. By hand.
+    expected = (1 / math.log2(3) + 1) / 2
+    assert evaluate(qrels, run).mean() == pytest.approx(expected, abs=1e-15)
+    measure = ir_measure("ndcg")
+    assert ir_measures.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_query_gdeval_does_not_evaluate_is_warned_of_as_ir_measures_scores_it():
+    # gdeval leaves out a query without a relevant document; ir_measures gives it its default, 0. The warning said
+    # only "not evaluated (gdeval)", beside a mean that counts it as 0.
+    qrels = [ir_measures.Qrel("q1", "a", 1), ir_measures.Qrel("q2", "a", 0)]
+    run = [ir_measures.ScoredDoc(q, "a", 1.0) for q in ("q1", "q2")]
+    measure = ir_measure("ndcg", convention="gdeval")
+    with pytest.warns(UserWarning, match=r"not evaluated \(gdeval\); ir_measures scores such a query 0"):
+        values = ir_measures.calc_aggregate([measure], qrels, run)
+    assert values[measure] == 0.5  # q1: 1, q2: 0
+
+
+def test_the_install_hint_names_what_can_be_installed(monkeypatch):
+    # "pip install 'ndcg_research[ecosystem]'": the package is not on PyPI under that name.
+    monkeypatch.setitem(sys.modules, "ir_measures", None)  # import ir_measures fails
+    monkeypatch.delitem(sys.modules, "ndcg_research.interop._ir_measures", raising=False)
+    with pytest.raises(ImportError, match=r"pip install '\.\[ecosystem\]' in the package's folder"):
+        ir_measure("ndcg")

@@ -342,16 +342,21 @@ def _run_parts(
         return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
-def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
-    """Evaluate one partition (a pandas DataFrame, maybe empty) on a worker."""
+def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> tuple[PartValues, tuple[str, ...]]:
+    """Evaluate one partition (a pandas DataFrame, maybe empty) on a worker; the kind of its query and document ids
+    (each one kind in a partition: checked), which must be the same in every partition."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
-        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none)
-    return evaluate_part(judgments, table_columns(frame, "run"), plan)
+        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none), ()
+    part = evaluate_part(judgments, table_columns(frame, "run"), plan)
+    first = [frame[column].iloc[0] for column in STYLES[frame_style(frame.columns)][:2]]
+    kinds = {str: "strings", bytes: "bytes"}
+    return part, tuple("integers" if isinstance(x, (int, np.integer)) else kinds.get(type(x), "other") for x in first)
 
 
 def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:
-    """Every partition's values, the judgments sent once to each worker (scattered if a distributed client runs)."""
+    """Every partition's values, the judgments sent once to each worker (scattered if a distributed client runs);
+    ids of one kind in every partition, as in a pandas DataFrame (1 and '1' would be one id)."""
     import dask
 
     client = None
@@ -361,7 +366,15 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
         client = get_client()
     shared = dask.delayed(judgments, pure=True) if client is None else client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
-    return list(dask.compute(*tasks))
+    parts, kinds = zip(*dask.compute(*tasks), strict=True)
+    for position, column in enumerate(STYLES[frame_style(frame.columns)][:2]):
+        found = list(dict.fromkeys(k[position] for k in kinds if k))
+        if len(found) > 1:
+            raise InputError(
+                f"run Dask DataFrame column {column!r} holds {found[0]} in one partition and {found[1]} in another: "
+                "ids are compared as text, so 1 and '1' would be one id; convert them to one type first"
+            )
+    return list(parts)
 
 
 def _listed(names: Sequence[str] | np.ndarray, limit: int = 10) -> str:

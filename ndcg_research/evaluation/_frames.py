@@ -278,6 +278,8 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         return table
     if is_ranx(table):
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
+        if type(table).__name__ != ("Qrels" if kind == "qrels" else "Run"):  # the class says which it is
+            raise InputError(f"a {source} was given as the {kind}: give a ranx {'Qrels' if kind == 'qrels' else 'Run'}")
         return _dict_columns(table.to_dict(), kind, source, tag)
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")

@@ -196,10 +196,11 @@ def _checked_gains(value: object, measure: str) -> Gains:
 
 
 def _parse_spec(text: str) -> Measure:
-    match = re.fullmatch(r"\s*ndcg\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
+    # [0-9], not \d: Python's \d matches every script's digits ('ndcg@١٠' was read as ndcg@10)
+    match = re.fullmatch(r"\s*ndcg\s*(?:@\s*([0-9]+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
     if match is None:
         name, hint = text.strip(), ""
-        cut = re.fullmatch(r"ndcg_cut_(\d+)", name)
+        cut = re.fullmatch(r"ndcg_cut_([0-9]+)", name)
         if (base := name.partition(".")[0]) in ("ndcg_rel", "Rndcg"):  # measures.c
             hint = f" (trec_eval's {base}, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"
         elif not name.lower().startswith("ndcg"):

@@ -79,7 +79,8 @@ def ir_measure(
         from ._ir_measures import NDCG, measure_params
     except ImportError as error:
         raise ImportError(
-            "ir_measure needs ir_measures (the ecosystem extra): pip install 'ndcg_research[ecosystem]'"
+            "ir_measure needs ir_measures (the ecosystem extra): pip install '.[ecosystem]' in the package's "
+            "folder, or pip install ir_measures"
         ) from error
     from ..evaluation import parse_measures
 
@@ -124,6 +125,10 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     kept, extra = [], {}
     for item in items:
         key, sep, value = (part.strip() for part in item.partition("="))
+        if sep and key not in ("gain", "discount", "gains", *_EXTRA_OPTIONS):  # (parse_measures knows the first 3)
+            raise ValueError(
+                f"unknown option {key!r} in spec {spec!r}; options: gain, discount, gains, {', '.join(_EXTRA_OPTIONS)}"
+            )
         if not sep or key not in _EXTRA_OPTIONS:
             kept.append(item)
             continue

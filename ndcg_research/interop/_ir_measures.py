@@ -29,6 +29,11 @@ _DEFAULT_CONVENTION = "trec_eval"
 _OWN_RULES = ("no ranking (", "no judgments in ", "ideal DCG 0 (", "undefined (NaN)")
 
 
+def _text(query: Any) -> str:
+    """A query id as the evaluator names it: bytes decoded (undecodable ones as surrogate escapes), others as str."""
+    return query.decode("utf-8", "surrogateescape") if isinstance(query, bytes) else str(query)
+
+
 class _MeanOfDefined(MeanAgg):
     """Mean of the values that are not NaN (NaN: a query the convention leaves out); NaN if there is none."""
 
@@ -113,6 +118,8 @@ class NDCG(ir_measures.Measure):
         # undefined queries (said below)
         for note in result.notes:
             scored_one = "ideal DCG 0 (" in note and self._convention.zero_ideal != "zero"
+            if "not evaluated (" in note:  # (gdeval's queries without a relevant document: no value from here)
+                note += "; ir_measures scores such a query 0, its default for a query without a value"
             if scored_one or not any(kind in note for kind in _OWN_RULES):
                 warnings.warn(note, stacklevel=2)
         undefined = result.queries[0][np.isnan(result.values[0][0])]
@@ -125,7 +132,8 @@ class NDCG(ir_measures.Measure):
                 f"why)",
                 stacklevel=2,
             )
-        # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
-        ids = {str(query): query for query in qrels["query_id"].unique()}
+        # The evaluator names queries by their text (bytes decoded as it decodes them); ir_measures matches them with
+        # the qrels' own ids (int and bytes ids too).
+        ids = {_text(query): query for query in qrels["query_id"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
             yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
