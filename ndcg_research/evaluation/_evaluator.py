@@ -350,7 +350,7 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> tuple[Par
         return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none), ()
     part = evaluate_part(judgments, table_columns(frame, "run"), plan)
     first = [frame[column].iloc[0] for column in STYLES[frame_style(frame.columns)][:2]]
-    kinds = {str: "strings", bytes: "bytes"}
+    kinds: dict[type, str] = {str: "strings", bytes: "bytes"}
     return part, tuple("integers" if isinstance(x, (int, np.integer)) else kinds.get(type(x), "other") for x in first)
 
 
