@@ -213,6 +213,18 @@ def test_cached_wheel_with_a_wrong_hash_is_not_used(monkeypatch, tmp_path):
     assert wheel.read_bytes() == look_alike
 
 
+def test_a_failed_download_says_the_cached_wheel_failed_its_hash(monkeypatch, tmp_path):
+    # Without an index, the error said only that the download failed (the note on the bad hash is verbose only).
+    calls = fake_index(monkeypatch, None)
+    wheel = tmp_path / datasets.RECBOLE_WHEEL
+    wheel.write_bytes(b"PK\x03\x04 cut short")
+    with pytest.raises(datasets.DatasetUnavailableError) as caught:
+        datasets.fetch_recbole_wheel(tmp_path, verbose=False)
+    said = str(caught.value)
+    assert said.startswith(f"the cached {str(wheel)!r} failed its SHA-256 check, and could not download ")
+    assert "no network" in said and len(calls) == 1
+
+
 # A look-alike of RecBole's wheel (TINY as its ratings), "published" by the stand-in for pip below.
 def look_alike_wheel() -> bytes:
     buffer = io.BytesIO()

@@ -199,7 +199,7 @@ def test_git_state_dirty_ignores_the_figures_folder(tmp_path):
     git("add", ".")
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "files")
 
-    commit, dirty = _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")
+    commit, dirty, _ = _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")
     assert len(commit) == 40 and dirty is False
     (tmp_path / "figures" / "01_a.json").write_text('{"new": 1}\n')
     assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is False
@@ -228,10 +228,55 @@ def test_git_state_ignores_the_result_tables_a_publishing_run_writes(tmp_path):
     assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is True
 
 
+def test_git_state_says_whether_the_notebook_is_the_committed_one(tmp_path):
+    """A figure made by an edited copy of a notebook named a clean commit (only the package's tree was looked at)."""
+    from ndcg_research.pipeline.figures import _git_state
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path / "repo", check=True, capture_output=True)
+
+    (tmp_path / "repo" / "pkg").mkdir(parents=True)
+    (tmp_path / "repo" / "notebooks").mkdir()
+    (tmp_path / "repo" / "pkg" / "code.py").write_text("x = 1\n")
+    notebook = tmp_path / "repo" / "notebooks" / "01_a.ipynb"
+    notebook.write_text("{}\n")
+    (tmp_path / "repo" / ".gitignore").write_text("build/\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "files")
+
+    def state(path):
+        return _git_state(exclude=tmp_path / "repo" / "figures", source=tmp_path / "repo" / "pkg", notebook=path)
+
+    assert state(notebook)[1:] == (False, "notebooks/01_a.ipynb")
+    notebook.write_text('{"edited": 1}\n')
+    assert state(notebook)[1:] == (True, "notebooks/01_a.ipynb")
+    git("checkout", "--", "notebooks")
+    for copy in (tmp_path / "repo" / "notebooks" / "02_new.ipynb", tmp_path / "repo" / "build" / "01_a.ipynb"):
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text("{}\n")  # untracked, or ignored: not a committed file either
+        assert state(copy)[1:] == (True, copy.relative_to(tmp_path / "repo").as_posix())
+    outside = tmp_path / "elsewhere" / "01_a.ipynb"
+    outside.parent.mkdir()
+    outside.write_text("{}\n")
+    assert state(outside)[1:] == (None, str(outside))
+    assert state(tmp_path / "missing.ipynb")[1:] == (None, None)
+
+
+def test_a_figure_of_a_notebook_outside_the_checkout_names_it_and_no_clean_commit(tmp_path, monkeypatch):
+    # The runner runs a notebook in its folder: a copy in /tmp made a record of a clean commit, and its file name.
+    (tmp_path / "01_worked_example.ipynb").write_text("{}\n")
+    monkeypatch.chdir(tmp_path)
+    data = read_provenance(_save(tmp_path / "figures")[2])
+    assert data["notebook"] == "01_worked_example.ipynb"
+    assert data["notebook_path"] == str(tmp_path / "01_worked_example.ipynb")
+    assert data["git"]["dirty"] is None
+
+
 def test_git_state_outside_a_repository(tmp_path):
     from ndcg_research.pipeline.figures import _git_state
 
-    assert _git_state(source=tmp_path) == (None, None)
+    assert _git_state(source=tmp_path) == (None, None, None)
 
 
 def test_rerun_environment_names_what_else_decides_the_bytes():

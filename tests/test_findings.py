@@ -1035,3 +1035,50 @@ def test_a_table_without_rows_is_a_one_line_error(tmp_path, capsys, name):
         err
         == f"ndcg-research findings: error: table {name!r} in {str(folder)!r} has no rows; re-run the full profile\n"
     )
+
+
+def _replace_first_n(path: Path) -> None:
+    """03_agreement.csv with its first row's n (an int64 column) beyond int64."""
+    header, first, *rest = path.read_text().splitlines(keepends=True)
+    cells = first.split(",")
+    cells[header.split(",").index("n")] = "99999999999999999999999"
+    path.write_text("".join([header, ",".join(cells), *rest]))
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("03_agreement.csv.dtypes.json", '["a"]'),  # an AttributeError traceback
+        ("03_agreement.csv.dtypes.json", '{"label": "foo"}'),  # TypeError: data type 'foo' not understood
+        ("03_agreement.csv.dtypes.json", '{"label": 5}'),
+        ("03_agreement.csv", _replace_first_n),  # OverflowError
+        ("08_movielens.json", "[1, 2]"),  # TypeError: list indices must be integers
+        ("08_movielens.json", '{"parameters": 5}'),  # TypeError: 'int' object is not subscriptable
+        ("08_movielens.json", '{"verdicts": {}}'),
+    ],
+)
+def test_a_malformed_table_or_record_does_not_read_naming_its_file(tmp_path, capsys, name, damage):
+    folder = tmp_path / "full"
+    shutil.copytree(ROOT / "results" / "full", folder)
+    if callable(damage):
+        damage(folder / name)
+    else:
+        (folder / name).write_text(damage)
+    assert main(["findings", "--json", "--results", str(folder)]) == 1
+    err = capsys.readouterr().err
+    file = name.removesuffix(".dtypes.json")
+    kind = "record" if name.endswith(".json") and file == name else "table"
+    assert err.startswith(f"ndcg-research findings: error: {kind} {file!r} in {str(folder)!r} does not read: ")
+    assert str(folder / name) in err or kind == "record"
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("option", ["--root", "--results"])
+def test_an_empty_folder_option_is_refused(capsys, option):
+    # --results "" read the committed results/full; --root "" the checkout (and without --check wrote there)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["findings", "--json", option, ""])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"ndcg-research findings: error: argument {option}: must name a file or folder, got ''\n"
+    )

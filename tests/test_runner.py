@@ -370,8 +370,9 @@ def test_store_leaves_a_failing_notebook_unchanged(tmp_path):
     folder.mkdir()
     shutil.copy(FIXTURES / "03_fails.ipynb", folder)
     before = (folder / "03_fails.ipynb").read_bytes()
-    with pytest.raises(runner.NotebookFailed, match="ValueError: boom 42"):
+    with pytest.raises(runner.NotebookFailed, match="ValueError: boom 42") as caught:
         runner.store(notebooks_dir=folder, stream=io.StringIO())
+    shutil.rmtree(caught.value.output_path.parent)  # the executed notebook the message names, kept for the reader
     assert (folder / "03_fails.ipynb").read_bytes() == before
 
 
@@ -802,3 +803,162 @@ def test_a_file_where_a_publishing_run_writes_is_named_as_the_committed_folder(t
     match = f"^the committed figures folder '{repo / 'figures'}' is a file, not a folder$"
     with pytest.raises(runner.RunnerError, match=match):
         runner.plan_run("full", only=["01"], publish=True)
+
+
+# ------------------------------------------------------------ refusals before anything runs
+
+
+def test_output_over_the_notebooks_it_runs_is_refused(tmp_path, monkeypatch):
+    # --output . beside notebooks/ wrote the executed notebooks over the ones it ran
+    repo = _fake_repository(tmp_path, monkeypatch)
+    before = (repo / "notebooks" / "01_ok.ipynb").read_bytes()
+    copy = tmp_path / "copy"
+    shutil.copytree(FIXTURES, copy / "notebooks")
+    for notebooks_dir, output, folder, what in (
+        (None, repo, repo / "notebooks", "the folder of the notebooks it runs"),
+        (copy / "notebooks", copy, copy / "notebooks", "the folder of the notebooks it runs"),
+        (copy / "notebooks", repo, repo / "notebooks", "the folder of the committed notebooks"),
+    ):
+        with pytest.raises(runner.RunnerError) as caught:
+            plan_run("quick", only=["01"], notebooks_dir=notebooks_dir, output=output)
+        assert (
+            str(caught.value)
+            == f"--output {str(output)!r} would write into {str(folder)!r}, {what}: choose another folder"
+        )
+    assert (repo / "notebooks" / "01_ok.ipynb").read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["figures", "results"])
+def test_output_into_the_committed_folders_is_refused_unless_named(tmp_path, monkeypatch, kind):
+    # A run that does not publish must leave figures/ and results/full/ alone, even where --output leads there.
+    repo = _fake_repository(tmp_path, monkeypatch)
+    committed = repo / "figures" if kind == "figures" else repo / "results" / "full"
+    committed.mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / kind).symlink_to(committed)
+    with pytest.raises(runner.RunnerError, match=f"^--output .* would write into {str(committed)!r}, the committed"):
+        plan_run("quick", only=["01"], output=tmp_path / "out")
+    # Named on purpose, the folder is used.
+    plan = plan_run("quick", only=["01"], output=tmp_path / "out", **{f"{kind}_dir": committed})
+    assert (plan.figures_dir if kind == "figures" else plan.results_dir) == committed
+
+
+@pytest.mark.parametrize("option", ["output", "notebooks_dir", "profiles_file", "figures_dir", "results_dir"])
+def test_an_empty_path_is_refused(tmp_path, capsys, option):
+    # "" was the working directory (--notebooks-dir "") or the default (--results ""), silently
+    with pytest.raises(runner.RunnerError, match=f"^--{option.replace('_', '-')} is empty \\(''\\)$"):
+        plan_run("quick", **{"output": tmp_path / "out", "notebooks_dir": FIXTURES, option: ""})
+    from ndcg_research.cli import main
+
+    flag = "--" + option.replace("_", "-")
+    for argv in (["reproduce", flag, ""], ["store", "--strip-only", flag, ""]):
+        if argv[0] == "store" and option != "notebooks_dir":
+            continue
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        assert capsys.readouterr().err.endswith(f"error: argument {flag}: must name a file or folder, got ''\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("quick:\n  01_ok: {1: 2}\n", "profile 'quick', notebook '01_ok' in .*: the parameter name 1 \\(int\\) is not"),
+        ("quick:\n  01_ok: {null: 2}\n", "the parameter name None \\(NoneType\\) is not text"),
+        ("quick:\n  01_ok: {1: 2, foo: 3}\n", "the parameter name 1 \\(int\\) is not text"),
+        ("quick:\n  1: {}\n", "profile 'quick' in .*: the notebook name 1 \\(int\\) is not text"),
+        ("2020: {}\nquick: {}\n", "the file in .*: the profile name 2020 \\(int\\) is not text"),
+        ("quick:\n  01_ok: {label: a}\nquick: {}\n", "the key 'quick' is given twice \\(line 3, column 1\\)$"),
+        ("quick:\n  01_ok: {label: a, label: b}\n", "the key 'label' is given twice \\(line 2, column 21\\)$"),
+    ],
+)
+def test_a_malformed_profiles_file_is_refused_by_key(tmp_path, text, message):
+    # keys that are not text were TypeError tracebacks; a key given twice was silently the last one
+    profiles_file = tmp_path / "profiles.yaml"
+    profiles_file.write_text(text)
+    with pytest.raises(runner.RunnerError, match=message):
+        _reproduce(tmp_path, ["01"], profiles_file=profiles_file)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_profiles_file_that_is_not_utf8_or_a_file_is_named_so(tmp_path, capsys):
+    from ndcg_research.cli import main
+
+    (tmp_path / "latin1.yaml").write_bytes("quick:\n  01_ok: {label: caf\xe9}\n".encode("latin-1"))
+    with pytest.raises(runner.RunnerError, match="^profiles file .*latin1.yaml' is not UTF-8 text: "):
+        _reproduce(tmp_path, ["01"], profiles_file=tmp_path / "latin1.yaml")
+    with pytest.raises(runner.RunnerError, match=f"^profiles file {str(tmp_path)!r} is a directory$"):
+        _reproduce(tmp_path, ["01"], profiles_file=tmp_path)
+    # a notebooks folder that is a file was named as a missing profiles file in it
+    for command in (["reproduce", "--output", str(tmp_path / "out")], ["store", "--strip-only"]):
+        assert main([*command, "--notebooks-dir", str(tmp_path / "latin1.yaml")]) == 1
+        assert capsys.readouterr().err == (
+            f"ndcg-research {command[0]}: error: notebooks directory {str(tmp_path / 'latin1.yaml')!r} "
+            "is not a directory\n"
+        )
+
+
+def test_a_profile_value_that_is_not_json_is_refused_before_running(tmp_path):
+    # n_max: 2020-01-01 failed in papermill ("Object of type date is not JSON serializable"), naming no parameter
+    profiles_file = tmp_path / "profiles.yaml"
+    profiles_file.write_text("quick:\n  01_ok: {label: 2020-01-01}\n")
+    with pytest.raises(
+        runner.RunnerError, match=r"^profile 'quick' sets label for notebook 01_ok.ipynb to datetime.date\(2020, 1, 1\)"
+    ):
+        _reproduce(tmp_path, ["01"], profiles_file=profiles_file)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failure_names_only_an_executed_notebook_that_exists(tmp_path):
+    import datetime
+
+    # Papermill fails before it writes anything: an earlier run's executed notebook is not named as this run's.
+    executed = tmp_path / "01_ok.ipynb"
+    executed.write_text("an earlier run's\n")
+    with pytest.raises(runner.NotebookFailed) as caught:
+        runner.run_notebook(FIXTURES / "01_ok.ipynb", executed, {"label": datetime.date(2020, 1, 1)})
+    assert str(executed) not in str(caught.value) and caught.value.output_path is None
+    # store executes into a temporary folder: it named it after deleting it.
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "03_fails.ipynb", folder)
+    with pytest.raises(runner.NotebookFailed) as caught:
+        runner.store(notebooks_dir=folder, stream=io.StringIO())
+    kept = caught.value.output_path
+    try:
+        assert f"executed notebook (with the traceback): {kept}" in str(caught.value)
+        assert "ValueError" in _stdout_of(kept) or any(
+            o.get("ename") == "ValueError"
+            for c in nbformat.read(kept, as_version=4).cells
+            for o in c.get("outputs", [])
+        )
+    finally:
+        shutil.rmtree(kept.parent)
+
+
+@pytest.mark.parametrize("content", ["{x", '{"cells": 5}'])
+def test_store_strip_only_of_a_file_that_is_not_a_notebook_is_one_line(tmp_path, capsys, content):
+    from ndcg_research.cli import main
+
+    (tmp_path / "04_bad.ipynb").write_text(content)
+    assert main(["store", "--strip-only", "--notebooks-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ndcg-research store: error: {str(tmp_path / '04_bad.ipynb')!r} is not a Jupyter notebook: ")
+    assert err.count("\n") == 1 and (tmp_path / "04_bad.ipynb").read_text() == content
+
+
+def test_a_default_of_several_lines_shows_its_comments_once(tmp_path):
+    path = _notebook_with_parameters(tmp_path, 'd = ["a",  # one per line\n     "b"]\ne = [1,\n     2]  # after\n')
+    printed = format_parameters(describe_parameters(path))
+    assert printed.count("# one per line") == 1 and printed.count("# after") == 1
+    assert [(p.name, p.comment) for p in describe_parameters(path)] == [("d", ""), ("e", "after")]
+
+
+def test_a_tuple_assignment_declares_each_name(tmp_path):
+    # c, d = 1, 2 was left out: a profile setting c was refused as undeclared
+    path = _notebook_with_parameters(tmp_path, "c, d = 1, [2, 3]  # two\n(e, f), g = (4, 5), 6\n")
+    assert notebook_parameters(path) == {"c": "1", "d": "[2, 3]", "e": "4", "f": "5", "g": "6"}
+    for source in ("c, d = f()\n", "c, *d = 1, 2, 3\n", "c, d = 1, 2, 3\n"):
+        path = _notebook_with_parameters(tmp_path, source)
+        with pytest.raises(runner.RunnerError, match="^the parameters cell of notebook 01_params.ipynb assigns 'c, "):
+            describe_parameters(path)

@@ -190,18 +190,20 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
         raise DatasetUnavailableError(
             f"{str(target)!r} is not a file: remove it, set {CACHE_ENV} to another folder, or {_GROUPLENS_HINT}"
         )
+    failed = ""  # why a download is needed, said again by any error below (the note is only said when verbose)
     if target.is_file():
         if _sha256_file(target) == RECBOLE_WHEEL_SHA256:
             return target
         # Kept until a verified download replaces it (os.replace, atomic): another process may be doing the same.
+        failed = f"the cached {str(target)!r} failed its SHA-256 check, and "
         _say(verbose, f"ndcg_research: the cached {target} does not match its SHA-256; downloading it again")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         download = tempfile.TemporaryDirectory(dir=folder, prefix=".download-")
     except OSError as error:
         raise DatasetUnavailableError(
-            f"cannot write in the cache folder {str(folder)!r} ({error}); set {CACHE_ENV} to a writable folder, "
-            f"or {_GROUPLENS_HINT}"
+            f"{failed}cannot write in the cache folder {str(folder)!r} ({error}); set {CACHE_ENV} to a writable "
+            f"folder, or {_GROUPLENS_HINT}"
         ) from None
     _say(
         verbose,
@@ -213,18 +215,18 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
         except OSError as error:
-            raise DatasetUnavailableError(f"could not run pip ({error}); {_GROUPLENS_HINT}") from None
+            raise DatasetUnavailableError(f"{failed}could not run pip ({error}); {_GROUPLENS_HINT}") from None
         downloaded = Path(tmp) / RECBOLE_WHEEL
         if done.returncode != 0 or not downloaded.is_file():
             said = "\n".join((done.stderr or done.stdout or "").strip().splitlines()[-3:])
             raise DatasetUnavailableError(
-                f"could not download {RECBOLE_REQUIREMENT} from the package index (pip exit status "
+                f"{failed}could not download {RECBOLE_REQUIREMENT} from the package index (pip exit status "
                 f"{done.returncode}: {said or 'no message'}). Without network access, {_GROUPLENS_HINT}"
             )
         digest = _sha256_file(downloaded)
         if digest != RECBOLE_WHEEL_SHA256:
             raise DatasetUnavailableError(
-                f"the downloaded {RECBOLE_WHEEL} has SHA-256 {digest}, expected {RECBOLE_WHEEL_SHA256}: "
+                f"{failed}the downloaded {RECBOLE_WHEEL} has SHA-256 {digest}, expected {RECBOLE_WHEEL_SHA256}: "
                 f"refusing to use it; {_GROUPLENS_HINT}"
             )
         os.replace(downloaded, target)

@@ -7,6 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..cli_common import fail, json_value, strict_json, write_output
+from ..pipeline.cli import path_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,9 +24,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--check", action="store_true", help="exit 1 if FINDINGS.md or the README section is stale")
     mode.add_argument("--json", action="store_true", help="print the findings as JSON instead of writing files")
     cmd.add_argument(
-        "--root", metavar="DIR", default=None, help="repository root (default: the checkout holding this package)"
+        "--root",
+        type=path_argument,
+        metavar="DIR",
+        default=None,
+        help="repository root (default: the checkout holding this package)",
     )
-    cmd.add_argument("--results", metavar="DIR", default=None, help="tables folder (default: ROOT/results/full)")
+    cmd.add_argument(
+        "--results", type=path_argument, metavar="DIR", default=None, help="tables folder (default: ROOT/results/full)"
+    )
     cmd.set_defaults(run=_run)
 
 
@@ -35,8 +42,8 @@ def _run(args: argparse.Namespace) -> int:
     from .model import MissingTableError, Results, UnreadableTableError
     from .render import outputs
 
-    root = Path(args.root) if args.root else Path(__file__).resolve().parents[2]
-    results = Results(Path(args.results) if args.results else root / "results" / "full")
+    root = Path(args.root) if args.root is not None else Path(__file__).resolve().parents[2]
+    results = Results(Path(args.results) if args.results is not None else root / "results" / "full")
     try:
         findings = collect(results)
     except (MissingTableError, UnreadableTableError) as exc:

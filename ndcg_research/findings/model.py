@@ -99,8 +99,8 @@ class Results:
         return table
 
     def record(self, name: str) -> Any:
-        """The JSON file ``name`` (a notebook's summary, with its parameters), parsed."""
-        return self._load(name, "record", lambda path: json.loads(path.read_text(encoding="utf-8")))
+        """The JSON file ``name`` (a notebook's summary, an object with its ``parameters`` object), parsed."""
+        return self._load(name, "record", _read_record)
 
     def _load(self, name: str, kind: str, read: Any) -> Any:
         if not name.startswith(self.prefix):
@@ -117,6 +117,13 @@ class Results:
             except (OSError, ValueError) as exc:  # a table of another layout, a missing dtypes file, broken JSON
                 raise UnreadableTableError(f"{kind} {name!r} in {str(self.folder)!r} does not read: {exc}") from exc
         return self._cache[name]
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(record, dict) or not isinstance(record.get("parameters"), dict):
+        raise ValueError("a notebook's record is a JSON object with a 'parameters' object")
+    return record
 
 
 def size(value: int) -> str:

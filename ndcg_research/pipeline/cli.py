@@ -16,6 +16,14 @@ def _timeout(text: str) -> int | None:
     return None if text.strip().lower() == "none" else non_negative_int(text) or None
 
 
+def path_argument(text: str) -> str:
+    """An argparse ``type=`` of a file or folder option: the text, unless empty (``Path("")`` is the working
+    directory: ``--output ""`` would silently mean the folder the command runs in)."""
+    if not text:
+        raise argparse.ArgumentTypeError("must name a file or folder, got ''")
+    return text
+
+
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str) -> None:
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
     parser.add_argument(
@@ -25,7 +33,9 @@ def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str) -> No
         metavar="SECONDS",
         help=f"per-cell timeout in whole seconds (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
     )
-    parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+    parser.add_argument(
+        "--notebooks-dir", type=path_argument, metavar="DIR", help="folder of the notebooks (default: notebooks/)"
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,11 +54,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
-    rep.add_argument("--output", metavar="DIR", help="output folder (default: build/<profile>)")
+    rep.add_argument("--output", type=path_argument, metavar="DIR", help="output folder (default: build/<profile>)")
     _add_notebook_options(rep, only_help="run only these notebooks (stem, file name or number, e.g. 01)")
-    rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
-    rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
-    rep.add_argument("--results-dir", metavar="DIR", help="the result tables folder")
+    rep.add_argument(
+        "--profiles-file",
+        type=path_argument,
+        metavar="FILE",
+        help="profiles YAML (default: <notebooks-dir>/profiles.yaml)",
+    )
+    rep.add_argument("--figures-dir", type=path_argument, metavar="DIR", help="the figures folder")
+    rep.add_argument("--results-dir", type=path_argument, metavar="DIR", help="the result tables folder")
     rep.add_argument(
         "--publish",
         action="store_true",

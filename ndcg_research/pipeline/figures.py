@@ -62,11 +62,13 @@ def save_figure(
     fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
     fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
 
-    commit, dirty = _git_state(exclude=folder)
+    # A notebook runs in its own folder (papermill's cwd, JupyterLab's): ``notebook`` is found from there.
+    commit, dirty, notebook_path = _git_state(exclude=folder, notebook=Path(notebook).resolve())
     provenance = {
         "figure": name,
         "caption": caption.strip(),
         "notebook": notebook,
+        "notebook_path": notebook_path,
         "files": {"png": png.name, "pdf": pdf.name},
         "sha256": {kind: hashlib.sha256(path.read_bytes()).hexdigest() for kind, path in (("png", png), ("pdf", pdf))},
         "parameters": stored,
@@ -262,10 +264,16 @@ def _to_json(value: Any, where: str) -> Any:
     raise TypeError(f"{where} cannot be stored as JSON: {value!r} of type {type(value).__name__}")
 
 
-def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
-    """``(commit, dirty)`` of the repository holding ``source`` (None without git); ``dirty`` ignores the figures
-    folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes."""
+def _git_state(
+    exclude: Path | None = None, source: Path | None = None, notebook: Path | None = None
+) -> tuple[str | None, bool | None, str | None]:
+    """``(commit, dirty, notebook's path)`` of the repository holding ``source`` (None without git); ``dirty`` ignores
+    the figures folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes. With the
+    ``notebook`` that made the figure, ``dirty`` is also True if it is a file of the checkout other than a committed
+    one (changed, untracked or ignored), and None if it is missing or outside the checkout (the commit does not say
+    what ran); its path is relative to the checkout's top, absolute outside it, None if missing."""
     source = Path(__file__).resolve().parent if source is None else source
+    found = notebook if notebook is not None and notebook.is_file() else None
 
     def git(*args: str) -> str:
         return subprocess.run(
@@ -276,13 +284,19 @@ def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple
         commit = git("rev-parse", "HEAD")
         top = Path(git("rev-parse", "--show-toplevel")).resolve()
     except (OSError, subprocess.SubprocessError):
-        return None, None
+        return None, None, None if found is None else str(found)
+    inside = found is not None and found.is_relative_to(top)
+    path = found.relative_to(top).as_posix() if inside else None if found is None else str(found)
     pathspec = [":/", f":(top,exclude){RUN_OUTPUTS}"]
     folder = exclude.resolve() if exclude is not None else top
     if folder != top and folder.is_relative_to(top):
         pathspec.append(f":(top,exclude){folder.relative_to(top).as_posix()}")
+    if notebook is not None and not inside:
+        return commit, None, path
     try:
         status = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec)
+        if inside:
+            status += git("status", "--porcelain", "--untracked-files=all", "--ignored", "--", f":(top){path}")
     except (OSError, subprocess.SubprocessError):
-        return commit, None
-    return commit, bool(status)
+        return commit, None, path
+    return commit, bool(status), path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import os
 import tokenize
@@ -38,11 +39,20 @@ def repo_root() -> Path:
     return candidate if (candidate / "notebooks").is_dir() else Path.cwd()
 
 
+def given_path(path: str | os.PathLike[str], what: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path`; an empty one is a :class:`RunnerError` naming ``what`` (``Path("")`` is
+    the working directory: an empty option would silently run there)."""
+    if not os.fspath(path):
+        raise RunnerError(f"{what} is empty ('')")
+    return Path(path)
+
+
 def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
     """The notebooks ``NN_*.ipynb`` of a folder, in run order (:class:`RunnerError` if none)."""
-    folder = Path(notebooks_dir)
+    folder = given_path(notebooks_dir, "notebooks directory")
     if not folder.is_dir():
-        raise RunnerError(f"notebooks directory {str(folder)!r} does not exist")
+        wrong = "is not a directory" if folder.exists() else "does not exist"
+        raise RunnerError(f"notebooks directory {str(folder)!r} {wrong}")
     notebooks = sorted(p for p in folder.glob(NOTEBOOK_GLOB) if p.is_file())
     if not notebooks:
         raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(folder)!r}")
@@ -69,38 +79,79 @@ def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what
 
 
 def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str, Any]]]:
-    """A profiles file as ``{profile: {notebook_stem: {parameter: value}}}``; :class:`RunnerError` if malformed."""
+    """A profiles file as ``{profile: {notebook_stem: {parameter: value}}}``; :class:`RunnerError` if malformed (a key
+    that is not a name, or one given twice)."""
     import yaml
 
-    path = Path(path)
-    if not path.is_file():
-        raise RunnerError(f"profiles file {str(path)!r} does not exist")
+    path = given_path(path, "profiles file")
+    if path.is_dir() or not path.exists():
+        raise RunnerError(f"profiles file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_unique_key_loader())
+    except UnicodeDecodeError as exc:
+        raise RunnerError(f"profiles file {str(path)!r} is not UTF-8 text: {exc}") from exc
     except yaml.YAMLError as exc:
-        raise RunnerError(f"profiles file {str(path)!r} is not valid YAML: {exc}") from exc
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise RunnerError(f"profiles file {str(path)!r} is not valid YAML: {problem}{where}") from exc
     if not isinstance(data, dict) or not data:
         raise RunnerError(f"profiles file {str(path)!r} must map profile names to notebooks")
 
-    def mapping(value: Any, where: str, to: str) -> dict[Any, Any]:
+    def mapping(value: Any, where: str, to: str, key: str) -> dict[str, Any]:
         value = {} if value is None else value
         if not isinstance(value, dict):
             raise RunnerError(f"{where} in {str(path)!r} must map {to}, got {type(value).__name__}")
+        for name in value:  # YAML reads 1, null or 2024-01-01 as such, never as the text a name is
+            if not isinstance(name, str):
+                raise RunnerError(
+                    f"{where} in {str(path)!r}: the {key} {name!r} ({type(name).__name__}) is not text (quote it)"
+                )
         return value
 
     profiles: dict[str, dict[str, dict[str, Any]]] = {}
-    for profile, notebooks in data.items():
-        entry = profiles[str(profile)] = {}
-        for stem, params in mapping(notebooks, f"profile {profile!r}", "notebook names to parameters").items():
-            params = mapping(params, f"profile {profile!r}, notebook {stem!r}", "parameter names to values")
+    for profile, notebooks in mapping(data, "the file", "profile names to notebooks", "profile name").items():
+        entry = profiles[profile] = {}
+        notebooks = mapping(notebooks, f"profile {profile!r}", "notebook names to parameters", "notebook name")
+        for stem, params in notebooks.items():
+            params = mapping(
+                params, f"profile {profile!r}, notebook {stem!r}", "parameter names to values", "parameter name"
+            )
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
                 raise RunnerError(
                     f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets {', '.join(injected)}, which the "
                     "runner sets itself: choose the output folders with --output DIR (or --figures-dir DIR) instead"
                 )
-            entry[str(stem)] = dict(params)
+            entry[stem] = dict(params)
     return profiles
+
+
+@functools.cache
+def _unique_key_loader() -> type:
+    """yaml's SafeLoader refusing a key given twice in one mapping (it keeps the last silently: a profile or a
+    parameter written twice would run with one of them)."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # '<<' merges keys another mapping gives: no repeat
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    repeated = key in seen
+                except TypeError:  # an unhashable key: SafeLoader's own error says so
+                    break
+                if repeated:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"the key {key!r} is given twice", key_node.start_mark
+                    )
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeyLoader
 
 
 def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
@@ -137,11 +188,14 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
 
 def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]:
     """The top-level assignments of a notebook's ``parameters`` cell in order (a reassigned name once, its last
-    value) with their lines' comments, parsed with :mod:`ast` (papermill gives up on ``k = 6  # "a" (b)``)."""
+    value) with their lines' comments (but those inside a default of several lines, which it shows), parsed with
+    :mod:`ast` (papermill gives up on ``k = 6  # "a" (b)``). ``c, d = 1, 2`` gives each name its element; a tuple
+    target with any other value (``c, d = f()``, ``c, *d = ...``) is refused: it has no default to show per name."""
+    name = Path(path).name
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
         raise RunnerError(
-            f"notebook {Path(path).name} has no cell tagged 'parameters' "
+            f"notebook {name} has no cell tagged 'parameters' "
             "(papermill would inject parameters at the top and the defaults would win)"
         )
     declared: dict[str, NotebookParameter] = {}
@@ -149,7 +203,7 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
         try:
             tree = ast.parse(cell.source)
         except SyntaxError as exc:
-            raise RunnerError(f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}") from exc
+            raise RunnerError(f"the parameters cell of notebook {name} is not valid Python: {exc}") from exc
         comments = {
             token.start[0]: token.string.lstrip("#").strip()
             for token in tokenize.generate_tokens(io.StringIO(cell.source).readline)
@@ -157,18 +211,40 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
         }
         for node in tree.body:
             if isinstance(node, ast.Assign):
-                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
-                targets = [node.target.id]
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value:
+                targets, value = [node.target], node.value
             else:
                 continue
-            text = ast.get_source_segment(cell.source, node.value) or ""
             end = node.end_lineno if node.end_lineno is not None else node.lineno
-            comment = " ".join(comments[line] for line in range(node.lineno, end + 1) if line in comments)
-            for name in targets:
-                declared.pop(name, None)
-                declared[name] = NotebookParameter(name, text, comment)
+            inside = range(value.lineno, value.end_lineno or value.lineno)  # lines whose comments the default shows
+            comment = " ".join(comments[n] for n in range(node.lineno, end + 1) if n in comments and n not in inside)
+            for target in targets:
+                for target_name, default in _defaults(target, value, cell.source, name):
+                    declared.pop(target_name, None)
+                    declared[target_name] = NotebookParameter(target_name, default, comment)
     return list(declared.values())
+
+
+def _defaults(target: ast.expr, value: ast.expr, source: str, notebook: str) -> list[tuple[str, str]]:
+    """``(name, default as source text)`` of each name an assignment's ``target`` binds (none for ``x.a = ...``)."""
+    if isinstance(target, ast.Name):
+        return [(target.id, ast.get_source_segment(source, value) or "")]
+    if not isinstance(target, ast.Tuple | ast.List):
+        return []
+    if (
+        isinstance(value, ast.Tuple | ast.List)
+        and len(value.elts) == len(target.elts)
+        and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+    ):
+        return [
+            pair for t, v in zip(target.elts, value.elts, strict=True) for pair in _defaults(t, v, source, notebook)
+        ]
+    raise RunnerError(
+        f"the parameters cell of notebook {notebook} assigns {ast.get_source_segment(source, target)!r} on line "
+        f"{target.lineno} from {ast.get_source_segment(source, value)!r}, not a tuple of as many values: give each "
+        "parameter its own assignment"
+    )
 
 
 def read_notebook(path: str | os.PathLike[str]) -> Any:

@@ -4,10 +4,13 @@ notebooks re-executed and clean (:func:`store`)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
+import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -135,6 +138,14 @@ def _notebook_run(
             f"profile {profile!r} sets {', '.join(undeclared)} for notebook {path.name}, "
             f"which its parameters cell does not declare (declared: {', '.join(declared)})"
         )
+    for name, value in settings.items():  # papermill writes them into the notebook's metadata, as JSON
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise RunnerError(
+                f"profile {profile!r} sets {name} for notebook {path.name} to {value!r}, which is not a JSON value "
+                f"(text, number, boolean, null, list or mapping): {exc}"
+            ) from exc
     parameters = {**settings, "figures_dir": str(figures_dir), "results_dir": str(results_dir)}
     return NotebookRun(path, parameters, tuple(declared_figures(path)), tuple(declared_tables(path)))
 
@@ -151,15 +162,24 @@ def plan_run(
     publish: bool | None = None,
 ) -> RunPlan:
     """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
+    for option, given in (
+        ("--output", output),
+        ("--notebooks-dir", notebooks_dir),
+        ("--profiles-file", profiles_file),
+        ("--figures-dir", figures_dir),
+        ("--results-dir", results_dir),
+    ):
+        if given is not None:
+            profiles.given_path(given, option)
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
+    notebooks = discover_notebooks(nb_dir)  # first: a notebooks folder that is not one is named as such
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
     loaded = load_profiles(profiles_path)
     if profile not in loaded:
         raise RunnerError(
             f"profile {profile!r} is not in {str(profiles_path)!r}; available: {', '.join(sorted(loaded))}"
         )
-    notebooks = discover_notebooks(nb_dir)
     unknown = sorted(set(loaded[profile]) - {p.stem for p in notebooks})
     if unknown:
         raise RunnerError(
@@ -177,11 +197,26 @@ def plan_run(
     }
     rule = publishing(partial=len(selected) < len(notebooks), publish=publish, other=[k for k, v in other.items() if v])
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
-    published = {"figures": root / "figures", "results": root / "results" / "full"}
+    published = {"figures": (root / "figures").resolve(), "results": (root / "results" / "full").resolve()}
     fig_dir, res_dir = (
         (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
         for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
     )
+    # The folders --output makes must not be the notebooks run (papermill would write over them) or, for a run that
+    # does not publish, the committed ones (only an explicit --figures-dir or --results-dir may name those).
+    clashes = [
+        (out_dir / "notebooks", nb_dir, "the folder of the notebooks it runs"),
+        (out_dir / "notebooks", committed, "the folder of the committed notebooks"),
+    ] + [
+        (out_dir / kind, published[kind], f"the committed {kind} folder")
+        for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
+        if given is None and not rule.publish
+    ]
+    for made, folder, what in clashes:
+        if made.resolve() == folder.resolve():
+            raise RunnerError(
+                f"--output {str(output or out_dir)!r} would write into {str(folder)!r}, {what}: choose another folder"
+            )
     checks: list[tuple[str, Any, Path]] = [("--output", output or out_dir, out_dir / "notebooks")]
     for option, given, kind, folder in (
         ("--figures-dir", figures_dir, "figures", fig_dir),
@@ -368,6 +403,7 @@ def run_notebook(
     path, output_path = Path(path), Path(output_path)
     timeout = check_int(timeout, "timeout", low=1, none=True)  # papermill's TraitError on 2.5 would fail every notebook
     output_path.parent.mkdir(parents=True, exist_ok=True)
+    output_path.unlink(missing_ok=True)  # an earlier run's would pass for this run's partial notebook
     start = time.perf_counter()
     try:
         import papermill
@@ -391,10 +427,12 @@ def run_notebook(
         else:
             where = _describe_cell(output_path, path)
             error, saved = f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+        written = output_path.is_file()  # not when papermill failed before the kernel started
         raise NotebookFailed(
-            f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
+            f"notebook {path.name} failed{where}:\n  {error}"
+            + (f"\n  executed notebook ({saved}): {output_path}" if written else "\n  (no executed notebook written)"),
             notebook=path.name,
-            output_path=output_path,
+            output_path=output_path if written else None,
         ) from exc
     return time.perf_counter() - start
 
@@ -498,20 +536,25 @@ def store(
     import nbformat
 
     out = stream if stream is not None else sys.stdout
-    nb_dir = Path(notebooks_dir) if notebooks_dir is not None else profiles.repo_root() / "notebooks"
+    nb_dir = notebooks_dir if notebooks_dir is not None else profiles.repo_root() / "notebooks"
     selected = select_notebooks(discover_notebooks(nb_dir), only)
     kernel = kernel_metadata()
     written = []
     for nb_path in selected:
         if execute:
             print(f"- executing {nb_path.name} with its default parameters ...", file=out, flush=True)
-            with tempfile.TemporaryDirectory() as tmp:
-                executed = Path(tmp) / nb_path.name
-                seconds = run_notebook(nb_path, executed, None, timeout=timeout, cwd=nb_path.parent)
-                nb = nbformat.read(executed, as_version=4)
+            scratch = Path(tempfile.mkdtemp(prefix="ndcg-store-"))
+            try:
+                seconds = run_notebook(nb_path, scratch / nb_path.name, None, timeout=timeout, cwd=nb_path.parent)
+            except NotebookFailed:
+                with contextlib.suppress(OSError):
+                    scratch.rmdir()  # only if empty: the executed notebook the message names is kept
+                raise
+            nb = read_notebook(scratch / nb_path.name)
+            shutil.rmtree(scratch)
             print(f"  done in {seconds:.1f} s", file=out, flush=True)
         else:
-            nb = nbformat.read(nb_path, as_version=4)
+            nb = read_notebook(nb_path)
         nb = strip_volatile(nb)
         nb.metadata.update(copy.deepcopy(kernel))
         nbformat.validate(nb)

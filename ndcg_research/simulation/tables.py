@@ -18,6 +18,8 @@ import pandas as pd
 from pandas.api.types import is_bool_dtype, is_float_dtype, is_integer_dtype, is_string_dtype
 
 FLOAT_FORMAT = "%.10g"
+#: The column types :func:`write_table` records.
+_KINDS = ("str", "int64", "float64", "bool")
 _NAN = "NaN"
 
 
@@ -61,12 +63,19 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{dtypes_path(path)} is missing: read_table reads tables written by write_table "
             f"(use pandas.read_csv for other CSV files)"
         ) from None
-    frame = pd.read_csv(
-        path,
-        dtype={n: (str if k == "str" else k) for n, k in types.items()},
-        keep_default_na=False,
-        na_values={n: [_NAN] for n, k in types.items() if k == "float64"},
-    )
+    if not isinstance(types, dict) or not all(isinstance(k, str) and k in _KINDS for k in types.values()):
+        raise ValueError(
+            f"{dtypes_path(path)} must map each column name to one of {', '.join(_KINDS)}, as write_table writes it"
+        )
+    try:
+        frame = pd.read_csv(
+            path,
+            dtype={n: (str if k == "str" else k) for n, k in types.items()},
+            keep_default_na=False,
+            na_values={n: [_NAN] for n, k in types.items() if k == "float64"},
+        )
+    except (ValueError, OverflowError) as exc:  # not CSV, not text, or a value its column's type cannot hold
+        raise ValueError(f"{path} does not read with the column types of {dtypes_path(path).name}: {exc}") from exc
     if list(frame.columns) != list(types):
         raise ValueError(f"{path} has columns {list(frame.columns)}, its dtypes file lists {list(types)}")
     return frame
