@@ -566,8 +566,8 @@ def test_a_missing_library_of_the_notebooks_extra_is_named(monkeypatch, capsys):
     assert main(["params", "01"]) == 1
     err = capsys.readouterr().err
     assert (
-        err
-        == "ndcg-research params: error: needs nbformat, of the notebooks extra: pip install 'ndcg_research[notebooks]'\n"
+        err == "ndcg-research params: error: needs nbformat, of the notebooks extra: pip install '.[notebooks]' in the "
+        "package's folder\n"
     )
     monkeypatch.setitem(sys.modules, "no_such_module_of_ours", None)
     monkeypatch.setattr(

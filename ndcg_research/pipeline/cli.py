@@ -165,7 +165,10 @@ def _reporting_errors(command: str, action: Callable[[], object]) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] not in _NOTEBOOKS_EXTRA:
             raise
-        return fail(command, f"needs {exc.name}, of the notebooks extra: pip install 'ndcg_research[notebooks]'")
+        # (the package is installed from its folder: no index holds it under that name)
+        return fail(
+            command, f"needs {exc.name}, of the notebooks extra: pip install '.[notebooks]' in the package's folder"
+        )
     except BrokenPipeError:  # a reader such as `head` closed the pipe: main's business (quiet, status 0)
         raise
     except OSError as exc:  # a file or folder it reads or writes (the figure index, a notebook): one line
