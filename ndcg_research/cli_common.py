@@ -75,6 +75,14 @@ non_negative_int = int_argument(low=0)
 share = real_argument(low=0, high=1, closed="neither")
 
 
+def path_argument(text: str) -> str:
+    """An argparse ``type=`` of a file or folder option: the text, unless empty (``Path("")`` is the working
+    directory: ``--output ""`` would silently mean the folder the command runs in)."""
+    if not text:
+        raise argparse.ArgumentTypeError("must name a file or folder, got ''")
+    return text
+
+
 def fail(command: str, message: str) -> int:
     """Print ``ndcg-research COMMAND: error: MESSAGE`` (on one line, as argparse's usage errors) on stderr; return 1."""
     print(f"{PROG} {command}: error: " + message.replace("\n", " "), file=sys.stderr)

@@ -181,7 +181,13 @@ def test_a_swap_curve_that_does_not_fall_is_read_by_its_measured_sizes(monkeypat
     advice = advise(qrels, runs, **SMALL)
     assert (advice.table["queries_for_swap_target"] == sizes[1]).all()
     stability = next(r for r in advice.reasons if r.startswith("stability"))
-    assert "does not fall with more queries" in stability
+    assert "(its fit does not fall with more queries)" in stability
+    assert f"first at or below the target of 5.0% with {sizes[1]} queries" in stability
+    # One size with a swap, then none: it falls, but there is nothing to fit (it said "does not fall").
+    curve = np.r_[0.2, np.zeros(sizes.size - 1)]
+    monkeypatch.setattr(_measurements, "swap_curve", lambda matrix, sizes, **_: curve)
+    stability = next(r for r in advise(qrels, runs, **SMALL).reasons if r.startswith("stability"))
+    assert "(fewer than two sizes have a swap to fit)" in stability and "does not fall" not in stability
     assert f"first at or below the target of 5.0% with {sizes[1]} queries" in stability
 
 
@@ -869,3 +875,13 @@ def test_every_candidate_has_its_own_colour_shape_and_fill_in_the_figure():
     points = [line for line in advice.figure().axes[0].get_lines() if len(line.get_xdata()) == 1]
     styles = {(line.get_color(), line.get_marker(), line.get_fillstyle()) for line in points}
     assert len(points) == len(advice.table) == len(styles) == 2 * 6 * 3
+
+
+def test_an_empty_figure_path_is_bad_usage(capsys):
+    # --figure '' was accepted, and no figure written, status 0.
+    from ndcg_research.cli import main
+
+    with pytest.raises(SystemExit) as raised:
+        main(["advise", "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt", "--figure", ""])
+    assert raised.value.code == 2
+    assert "argument --figure: must name a file or folder, got ''" in capsys.readouterr().err

@@ -292,6 +292,8 @@ def test_mixed_ids_are_named_by_row_label_as_other_messages_name_rows():
     run = pd.DataFrame({"query": ["1", 1], "doc": ["a", "b"], "score": [2.0, 1.0]}, index=[7, 3])
     with pytest.raises(InputError, match=r"mixes strings \('1' at row 7\) and integers \(1 at row 3\)"):
         evaluate(qrels, run)
+    with pytest.raises(InputError, match=r"mixes strings \('1' at position 0\) and integers \(1 at position 1\)"):
+        evaluate(qrels, run.set_axis([5, 5]))  # labels that repeat name no row: positions
 
 
 def test_an_svmlight_id_that_is_not_utf8_names_the_svmlight_file_and_the_command(tmp_path):
@@ -301,3 +303,11 @@ def test_an_svmlight_id_that_is_not_utf8_names_the_svmlight_file_and_the_command
     (tmp_path / "p.txt").write_text("0.1\n0.2\n")
     with pytest.raises(InputError, match=r"t\.svm:1: document id b'A\\xe9' is not UTF-8 text.*--input svmlight"):
         read_svmlight(tmp_path / "t.svm", tmp_path / "p.txt")
+
+
+def test_a_binary_file_is_named_as_such_before_any_carriage_return_in_it(tmp_path):
+    # A PNG (and lzma data with other options than xz's default) has a \r before its first NUL: it was refused as
+    # "a carriage return that does not end a line ... use \n line ends".
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00")
+    with pytest.raises(InputError, match=r"image\.png:3: a NUL byte: not a text file"):
+        read_whole(tmp_path / "image.png", "run")

@@ -157,6 +157,8 @@ def test_a_query_of_only_negative_grades_scores_0_with_a_note_of_what_trec_eval_
     (note,) = [n for n in result.notes if "only negative grades" in n]
     assert note.startswith(f"{tmp_path / 'qrels'}: 1 judged query has only negative grades ('q1'), scored 0 here")
     assert 'trec_eval 10.0 stops on such a query ("Can\'t calculate measure") if it is the first evaluated' in note
+    # (checked with the binary: after another query, grades -2 and -1 print 0.0000; -2 and -3 crash, status 139)
+    assert note.endswith("and crashes on one whose highest grade is -2 or below after another")
     assert not any("only negative" in n for n in _ours(tmp_path, "ndcg", convention="ranx")[1].notes)
 
 

@@ -261,6 +261,10 @@ def test_git_state_says_whether_the_notebook_is_the_committed_one(tmp_path):
     outside.write_text("{}\n")
     assert state(outside)[1:] == (None, str(outside))
     assert state(tmp_path / "missing.ipynb")[1:] == (None, None)
+    # A checkout with other changes is dirty whatever ran (a script's figure, another working directory).
+    (tmp_path / "repo" / "pkg" / "code.py").write_text("x = 2\n")
+    assert state(outside)[1:] == (True, str(outside))
+    assert state(tmp_path / "missing.ipynb")[1:] == (True, None)
 
 
 def test_a_figure_of_a_notebook_outside_the_checkout_names_it_and_no_clean_commit(tmp_path, monkeypatch):
@@ -270,7 +274,7 @@ def test_a_figure_of_a_notebook_outside_the_checkout_names_it_and_no_clean_commi
     data = read_provenance(_save(tmp_path / "figures")[2])
     assert data["notebook"] == "01_worked_example.ipynb"
     assert data["notebook_path"] == str(tmp_path / "01_worked_example.ipynb")
-    assert data["git"]["dirty"] is None
+    assert data["git"]["dirty"] is not False  # never clean: None, or True where the checkout has other changes
 
 
 def test_git_state_outside_a_repository(tmp_path):

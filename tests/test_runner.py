@@ -962,3 +962,12 @@ def test_a_tuple_assignment_declares_each_name(tmp_path):
         path = _notebook_with_parameters(tmp_path, source)
         with pytest.raises(runner.RunnerError, match="^the parameters cell of notebook 01_params.ipynb assigns 'c, "):
             describe_parameters(path)
+
+
+def test_a_notebook_run_in_place_is_not_deleted_first(tmp_path):
+    # Removing an earlier run's output before running removed the notebook itself when the two are one file.
+    notebook = tmp_path / "01_ok.ipynb"
+    shutil.copy(FIXTURES / "01_ok.ipynb", notebook)
+    runner.run_notebook(notebook, notebook, timeout=120)
+    executed = nbformat.read(notebook, as_version=4)
+    assert any(cell.get("outputs") for cell in executed.cells if cell.cell_type == "code")  # run, and written back

@@ -458,16 +458,19 @@ def _reasons(
     )
     queries = row["queries_for_swap_target"]
     sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
-    falls = measure.queries_for_swap_rate(sizes, rates, target)[2] > 0  # (NaN without a fit: False)
+    slope = measure.queries_for_swap_rate(sizes, rates, target)[2]  # the fit's b: NaN without a fit
+    no_fit = (
+        "fewer than two sizes have a swap to fit" if math.isnan(slope) else "its fit does not fall with more queries"
+    )
     if math.isinf(queries):
-        how_many = f"the swap curve stays above the target of {aim} at every size measured and does not fall with "
-        how_many += "more queries (no exponential fit), so no query count is estimated"
+        how_many = f"the swap curve stays above the target of {aim} at every size measured and {no_fit}, so no "
+        how_many += "query count is estimated"
     elif queries <= curve[0][0] and curve[0][1] <= target:
         how_many = f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, below the target of "
         how_many += aim
-    elif not falls:  # the count is the first size measured at or below the target
-        how_many = "the swap curve does not fall with more queries (no exponential fit); measured, it is first at or "
-        how_many += f"below the target of {aim} with {_plural(int(queries), 'query')}"
+    elif not slope > 0:  # no falling fit: the count is the first size measured at or below the target
+        how_many = f"no exponential fit gives a count ({no_fit}); measured, the swap rate is first at or below the "
+        how_many += f"target of {aim} with {_plural(int(queries), 'query')}"
     elif queries <= curve[0][0]:  # the fit crosses before the first size; a later size is at or below the target then
         reached = _plural(next(size for size, rate in curve if rate <= target), "query")
         how_many = f"the exponential fit reaches {aim} before the smallest size measured, where the rate "

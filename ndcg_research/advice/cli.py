@@ -8,7 +8,16 @@ import importlib.util
 import os
 from typing import Any
 
-from ..cli_common import checked_argument, fail, finish, non_negative_int, resample_count, share, strict_json
+from ..cli_common import (
+    checked_argument,
+    fail,
+    finish,
+    non_negative_int,
+    path_argument,
+    resample_count,
+    share,
+    strict_json,
+)
 from ..evaluation.cli import add_convention_arguments
 
 _DESCRIPTION = """\
@@ -55,7 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="pairs of disjoint query sets per size of the swap curve (default 200)",
     )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of every draw (default 0)")
-    parser.add_argument("--figure", metavar="PATH", help="also write the figure (PNG, PDF or SVG, by the suffix)")
+    parser.add_argument(
+        "--figure", type=path_argument, metavar="PATH", help="also write the figure (PNG, PDF or SVG, by the suffix)"
+    )
     parser.add_argument(
         "--format",
         default="text",

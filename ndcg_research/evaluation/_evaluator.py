@@ -12,7 +12,7 @@ import numpy as np
 from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
-from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
+from ._frames import STYLES, frame_style, id_kind, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, distinct, measure_values, query_codes, rank_part, tie_groups, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, query_blocks, read_whole
@@ -193,8 +193,8 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
         notes.append(
             f"{judgments.qrels.source}: {negative_only.size} judged {have} only negative grades "
             f"({_listed(negative_only)}), scored 0 here; trec_eval 10.0 stops on such a query "
-            '("Can\'t calculate measure") if it is the first evaluated, and crashes on a grade of -2 or below after '
-            "another"
+            '("Can\'t calculate measure") if it is the first evaluated, and crashes on one whose highest grade is -2 '
+            "or below after another"
         )
     # gain_init.c: a 24-byte entry per grade from 0, sized by a byte count cast to 32 bits (common.h's Malloc)
     top = int(judgments.grade.max())
@@ -349,9 +349,7 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> tuple[Par
         none = np.zeros(0, dtype=np.int64)
         return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none), ()
     part = evaluate_part(judgments, table_columns(frame, "run"), plan)
-    first = [frame[column].iloc[0] for column in STYLES[frame_style(frame.columns)][:2]]
-    kinds: dict[type, str] = {str: "strings", bytes: "bytes"}
-    return part, tuple("integers" if isinstance(x, (int, np.integer)) else kinds.get(type(x), "other") for x in first)
+    return part, tuple(id_kind(frame[column].iloc[0]) for column in STYLES[frame_style(frame.columns)][:2])
 
 
 def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:

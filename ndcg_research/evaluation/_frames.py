@@ -89,14 +89,22 @@ def _first(mask: np.ndarray) -> int | None:  # the row a message names
     return int(mask.argmax()) if mask.any() else None
 
 
+_KINDS = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
+
+
+def id_kind(value: Any) -> str:
+    """The kind of an id as messages name it: strings, bytes, booleans, integers, floats, else its type's name."""
+    t = type(value)
+    kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
+    return next((k for k, types in _KINDS.items() if issubclass(t, types)), kind)  # (a bool is an int: first)
+
+
 def _kinds_error(values: np.ndarray, label: str, at: Callable[[int], str]) -> InputError:
     """Why ids neither all text nor all integers are refused, each kind shown by its first value (``at``: its row)."""
-    kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     shown: dict[str, str] = {}
     for t in dict.fromkeys(map(type, values)):  # each type's first value, in order: a column may hold millions
         i, x = next((i, x) for i, x in enumerate(values) if type(x) is t)
-        kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
-        kind = next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int)
+        kind = id_kind(x)
         value = x.item() if isinstance(x, np.generic) else bytes(x) if isinstance(x, memoryview) else x
         shown.setdefault(kind, f"{kind} ({value!r} at {at(i)})")
     if len(shown) > 1 and not {"floats", "booleans"} & shown.keys():
@@ -312,9 +320,10 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         labels = table.index.to_numpy(dtype=object if table.index.dtype.kind in "mM" else None)
     where = functools.partial(row_label, source, labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(table[value], kind, value, where)
-    at = functools.partial(row_label, "", labels)  # " row 3"
+    row = functools.partial(row_label, "", labels)  # " row 3", " row at position 3" (labels not unique)
     query_ids, doc_ids = (
-        _id_array(table[c], c, where, f"{source} column {c!r}", lambda i: at(i).strip()) for c in (query, doc)
+        _id_array(table[c], c, where, f"{source} column {c!r}", lambda i: row(i).strip().removeprefix("row at "))
+        for c in (query, doc)
     )
     tag = table.attrs.get("run")
     return Columns(query_ids, doc_ids, values, kind, source, tag, labels, fraction=fraction, named_by="label")

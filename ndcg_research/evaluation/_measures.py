@@ -19,7 +19,7 @@ VALID_MEASURES = (
     "valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) "
     "and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,..."
 )
-_OPTIONS = ("gain", "discount", "gains")
+SPEC_OPTIONS = ("gain", "discount", "gains")
 
 
 @dataclass(frozen=True)
@@ -220,9 +220,9 @@ def _parse_spec(text: str) -> Measure:
         _, args, options = parse_call(_normalised_call("ndcg" + match.group(2)), what="measure")
         if args:
             raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
-        unknown = ", ".join(sorted(set(options) - set(_OPTIONS)))
+        unknown = ", ".join(sorted(set(options) - set(SPEC_OPTIONS)))
         if unknown:
-            raise ValueError(f"measure {text!r}: unknown option(s) {unknown}; options: {', '.join(_OPTIONS)}")
+            raise ValueError(f"measure {text!r}: unknown option(s) {unknown}; options: {', '.join(SPEC_OPTIONS)}")
     try:
         gain = str(parse_gain(options["gain"], builtin_only=True)) if "gain" in options else None
         discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None

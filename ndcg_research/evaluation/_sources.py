@@ -186,10 +186,17 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
-    """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
+    """Refuse a byte-order mark, NUL bytes, a carriage return that does not end a line (CRLF line ends are fine)."""
     if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
         raise InputError(
             f"{name}:1: a UTF-8 byte-order mark (EF BB BF), which trec_eval reads into the first query id; remove it"
+        )
+    if b"\x00" in block:  # first: a binary file (an image, other compressions) is not text, whatever else
+        line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
+        start = "skips that line" if name == describe(STDIN) else "ends the file there"  # (stdin: line by line)
+        raise InputError(
+            f"{name}:{line}: a NUL byte: not a text file (trec_eval reads a NUL as the text's end: at the start of "
+            f"a line it {start}; within a line what it reads is undefined: a field cut short, an error or a crash)"
         )
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
     if b"\r" in block and (lone := re.search(rb"\r(?!\n|\Z)", block)) is not None:
@@ -198,13 +205,6 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank between "
             f"fields (\\r line ends make one long line); this reader refuses it rather than guess: use \\n line ends "
             "or remove it"
-        )
-    if b"\x00" in block:
-        line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
-        start = "skips that line" if name == describe(STDIN) else "ends the file there"  # (stdin: line by line)
-        raise InputError(
-            f"{name}:{line}: a NUL byte: not a text file (trec_eval reads a NUL as the text's end: at the start of "
-            f"a line it {start}; within a line what it reads is undefined: a field cut short, an error or a crash)"
         )
 
 

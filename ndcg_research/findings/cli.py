@@ -6,8 +6,7 @@ import argparse
 from dataclasses import asdict
 from pathlib import Path
 
-from ..cli_common import fail, json_value, strict_json, write_output
-from ..pipeline.cli import path_argument
+from ..cli_common import fail, json_value, path_argument, strict_json, write_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -108,6 +108,8 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
     """
+    from ..evaluation._measures import SPEC_OPTIONS  # the options parse_measures reads
+
     text = spec.strip()
     start = text.find("(")
     if start < 0 or not text.endswith(")"):
@@ -125,9 +127,9 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     kept, extra = [], {}
     for item in items:
         key, sep, value = (part.strip() for part in item.partition("="))
-        if sep and key not in ("gain", "discount", "gains", *_EXTRA_OPTIONS):  # (parse_measures knows the first 3)
+        if sep and key not in (*SPEC_OPTIONS, *_EXTRA_OPTIONS):
             raise ValueError(
-                f"unknown option {key!r} in spec {spec!r}; options: gain, discount, gains, {', '.join(_EXTRA_OPTIONS)}"
+                f"unknown option {key!r} in spec {spec!r}; options: {', '.join((*SPEC_OPTIONS, *_EXTRA_OPTIONS))}"
             )
         if not sep or key not in _EXTRA_OPTIONS:
             kept.append(item)

@@ -7,21 +7,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..cli_common import PROG, fail, non_negative_int
+from ..cli_common import PROG, fail, non_negative_int, path_argument
 from . import profiles
 
 
 def _timeout(text: str) -> int | None:
     """'none' or 0 for no limit, else a whole number of seconds (papermill's cell timeout takes no fraction)."""
     return None if text.strip().lower() == "none" else non_negative_int(text) or None
-
-
-def path_argument(text: str) -> str:
-    """An argparse ``type=`` of a file or folder option: the text, unless empty (``Path("")`` is the working
-    directory: ``--output ""`` would silently mean the folder the command runs in)."""
-    if not text:
-        raise argparse.ArgumentTypeError("must name a file or folder, got ''")
-    return text
 
 
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str) -> None:

@@ -270,8 +270,8 @@ def _git_state(
     """``(commit, dirty, notebook's path)`` of the repository holding ``source`` (None without git); ``dirty`` ignores
     the figures folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes. With the
     ``notebook`` that made the figure, ``dirty`` is also True if it is a file of the checkout other than a committed
-    one (changed, untracked or ignored), and None if it is missing or outside the checkout (the commit does not say
-    what ran); its path is relative to the checkout's top, absolute outside it, None if missing."""
+    one (changed, untracked or ignored); a clean checkout is None where that notebook is missing or outside it (the
+    commit does not say what ran). Its path is relative to the checkout's top, absolute outside it, None if missing."""
     source = Path(__file__).resolve().parent if source is None else source
     found = notebook if notebook is not None and notebook.is_file() else None
 
@@ -291,12 +291,11 @@ def _git_state(
     folder = exclude.resolve() if exclude is not None else top
     if folder != top and folder.is_relative_to(top):
         pathspec.append(f":(top,exclude){folder.relative_to(top).as_posix()}")
-    if notebook is not None and not inside:
-        return commit, None, path
     try:
         status = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec)
         if inside:
             status += git("status", "--porcelain", "--untracked-files=all", "--ignored", "--", f":(top){path}")
     except (OSError, subprocess.SubprocessError):
         return commit, None, path
-    return commit, bool(status), path
+    unknown = notebook is not None and not inside  # (a dirty checkout is dirty whatever ran)
+    return commit, True if status else None if unknown else False, path

@@ -403,7 +403,8 @@ def run_notebook(
     path, output_path = Path(path), Path(output_path)
     timeout = check_int(timeout, "timeout", low=1, none=True)  # papermill's TraitError on 2.5 would fail every notebook
     output_path.parent.mkdir(parents=True, exist_ok=True)
-    output_path.unlink(missing_ok=True)  # an earlier run's would pass for this run's partial notebook
+    if output_path.resolve() != path.resolve():  # (run in place, papermill reads the notebook before writing it)
+        output_path.unlink(missing_ok=True)  # an earlier run's would pass for this run's partial notebook
     start = time.perf_counter()
     try:
         import papermill

@@ -8,10 +8,11 @@ are constant, every difference the same (0.9 - 0.8 and 0.8 - 0.7 differ in their
 is 0, so the t and bootstrap tests have no doubt (p = 0; 1 if the differences are all 0), the effect size is NaN and
 every interval is the mean itself; the permutation and Wilcoxon tests, which do not divide by it, give their smallest
 p-value. Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in
-[0.5, 1): the p-values do not depend on the scale and no square over- or underflows. A difference within
-``TIE_TOLERANCE`` of 0 (absolute: the package's one definition of equal nDCG) is a tie and enters the statistics as 0:
-systems whose values differ only in their last bits are the same system (p = 1), not "significantly different" with
-no win and no loss.
+[0.5, 1): the p-values do not depend on the scale of differences beyond the tie tolerance, and no square over- or
+underflows. A difference within ``TIE_TOLERANCE`` (1e-12) of 0 is a tie, absolutely (the values are on nDCG's scale,
+[0, 1]: the package's one definition of equal nDCG), and enters the statistics and the difference as 0: systems whose
+values differ only in their last bits are the same system (p = 1), not "significantly different" with no win and no
+loss.
 """
 
 import functools
@@ -184,8 +185,9 @@ def paired_test(
     Parameters
     ----------
     a, b : array-like
-        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must have equal
-        indexes (query ids), else ValueError: values are paired by position.
+        Per-query values of systems A and B (same queries, same order; at least 2), on nDCG's scale: a difference
+        within ``TIE_TOLERANCE`` (1e-12) is a tie, tested as 0. Two pandas Series must have equal indexes (query ids),
+        else ValueError: values are paired by position.
     test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
         ``"t"``: ``scipy.stats.ttest_rel``; ``"wilcoxon"``: ``scipy.stats.wilcoxon`` of the pair alone;
         ``"permutation"``: sign-flip test of the mean difference (Smucker, Allan & Carterette 2007), exact up to 20
@@ -246,7 +248,8 @@ def pairwise_tests(
     ----------
     scores : 2-D array-like or mapping
         Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one indexed like
-        queries or with columns named like runs is refused: pass its transpose).
+        queries or with columns named like runs is refused: pass its transpose), on nDCG's scale, as in
+        ``paired_test``.
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
