@@ -406,3 +406,10 @@ def test_the_install_hint_names_what_can_be_installed(monkeypatch):
     monkeypatch.delitem(sys.modules, "ndcg_research.interop._ir_measures", raising=False)
     with pytest.raises(ImportError, match=r"pip install '\.\[ecosystem\]' in the package's folder"):
         ir_measure("ndcg")
+
+
+def test_the_spec_options_listed_are_the_evaluators():
+    from ndcg_research import interop
+    from ndcg_research.evaluation import _measures
+
+    assert interop.SPEC_OPTIONS == _measures.SPEC_OPTIONS

@@ -12,6 +12,8 @@ from ..core import Discount, Gain
 __all__ = ["ir_measure"]
 
 _EXTRA_OPTIONS = ("ties", "convention")
+#: The options of a measure spec that parse_measures reads (a test keeps them equal to the evaluator's own list).
+SPEC_OPTIONS = ("gain", "discount", "gains")
 
 
 def ir_measure(
@@ -108,8 +110,6 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
     """
-    from ..evaluation._measures import SPEC_OPTIONS  # the options parse_measures reads
-
     text = spec.strip()
     start = text.find("(")
     if start < 0 or not text.endswith(")"):
