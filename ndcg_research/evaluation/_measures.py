@@ -477,7 +477,7 @@ def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Me
 
     Examples
     --------
-    >>> [m.name for m in parse_measures(["ndcg", "ndcg_cut.20,10.7", "ndcg.1=3,2=9"])]
+    >>> [m.name for m in parse_measures(["ndcg", "ndcg_cut.20,10", "ndcg.1=3,2=9"])]
     ['ndcg', 'ndcg_cut_10', 'ndcg_cut_20', 'ndcg_1=3,2=9']
     >>> m = parse_measures('ndcg@10(gain=exp2, discount="power(beta=0.5)")')[0]
     >>> m.name, m.k, m.gain, m.discount
