@@ -625,7 +625,22 @@ def test_callables_returning_complex_or_masked_arrays_are_refused(function, matc
         (
             lambda: nr.cg([1e308, 1e308]),
             ValueError,
-            r"DCG of query 0 overflows float64 \(its gains sum past 1.8e308\); use a smaller grade scale$",
+            r"DCG of query 0 overflows float64 \(its gains times their discounts sum past 1.8e308\); use a smaller "
+            r"grade scale or discount$",
+        ),
+        # a custom discount can overflow it too: the message blamed the grades alone
+        (
+            lambda: nr.dcg([3, 2, 1], discount=lambda r: np.full(r.shape, 1e308)),
+            ValueError,
+            r"its gains times their discounts sum past 1.8e308\); use a smaller grade scale or discount$",
+        ),
+        # an unknown discount written with positional parameters is named as unknown (not "give them by name")
+        (lambda: nr.parse_discount("foo(1)"), ValueError, r"^unknown discount 'foo'; valid discounts: "),
+        # an infinity is no per-query value (inf and -inf averaged to NaN under nan_policy='raise')
+        (
+            lambda: nr.mean_over_queries([np.inf, -np.inf]),
+            ValueError,
+            r"^values must be finite or NaN, got inf at position 0$",
         ),
         # a uint64 grade gets no hint about scores
         (
@@ -650,3 +665,9 @@ def test_callables_returning_complex_or_masked_arrays_are_refused(function, matc
 def test_messages_name_what_is_wrong(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_the_mean_of_large_finite_values_does_not_overflow():
+    # (1e308 + 1e308) / 2 overflowed to inf: the mean is 1e308, and exactly so for these.
+    assert nr.mean_over_queries([1e308, 1e308]) == 1e308
+    assert nr.mean_over_queries([0.25, 0.75]) == 0.5  # (the usual values keep numpy's mean)

@@ -180,7 +180,7 @@ DiscountFunction = Discount | Callable[[np.ndarray], np.ndarray]
 def _parse_text(spec: str) -> Discount:
     """The built-in discount a spec names (cached: the metric functions parse their default every call)."""
     kind, args, kwargs = parse_call(spec, what="discount", valid=f"valid discounts: {_valid_list()}")
-    if args:
+    if args and kind in _KINDS:  # (an unknown name is said first, by Discount)
         raise ValueError(
             f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: {_valid_list()}"
         )

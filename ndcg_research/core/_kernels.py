@@ -213,7 +213,8 @@ def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     if not np.all(np.isfinite(sums)):
         row = int(np.argmax(~np.isfinite(sums)))
         raise ValueError(
-            f"{what} of query {row} overflows float64 (its gains sum past 1.8e308); use a smaller grade scale"
+            f"{what} of query {row} overflows float64 (its gains times their discounts sum past 1.8e308); use a "
+            "smaller grade scale or discount"
         )
     return sums
 

@@ -650,6 +650,9 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
     nan_policy = check_option(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
     values = check_array(values, "values", ndim=1, min_size=1, finite=False)
     missing = np.isnan(values)
+    if np.isinf(values).any():  # (NaN is the policy's; an infinity is no nDCG, and inf - inf would be NaN)
+        i = int(np.flatnonzero(np.isinf(values))[0])
+        raise ValueError(f"values must be finite or NaN, got {float(values[i])!r} at position {i}")
     if missing.any():
         if nan_policy == "raise":
             raise ValueError(
@@ -659,5 +662,6 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
         if nan_policy == "omit":
             if missing.all():
                 raise ValueError("every per-query value is NaN; there is nothing to average")
-            return float(values[~missing].mean())
-    return float(values.mean())
+            values = values[~missing]
+    # Scaled by 1/n before summing: the sum of large finite values may overflow where their mean does not.
+    return float((values / values.size).sum()) if np.abs(values).max() > 1e300 else float(values.mean())
