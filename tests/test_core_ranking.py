@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 
+import ndcg_research as nr
 from ndcg_research.core import _ranking as ranking
 
 
@@ -86,3 +87,29 @@ def test_tied_group_of_equal_gains_keeps_its_gain_exactly():
     scores[:, :10] = 1.0
     for k in (3, None):
         assert np.all(ranking.ranked_gains(gains, scores, k, "average")[:, :3] == 0.1)
+
+
+def test_equal_rows_of_a_batch_have_the_bits_of_one_row_alone():
+    # BLAS's matrix-vector product summed a row by its place in the batch: 7 equal rows of 9 gave two DCGs, and a
+    # row in a batch differed from the same row alone (461 of 724 random single-query DCGs).
+    rng = np.random.default_rng(0)
+    for length in (1, 2, 7, 9, 33, 100, 1000):
+        row = rng.random(length) * 3
+        batch = nr.dcg(np.tile(row, (7, 1)))
+        assert len(set(batch.tolist())) == 1 and batch[0] == nr.dcg(row), length
+        assert nr.ndcg(np.tile(row[::-1], (4, 1)))[0] == nr.ndcg(row[::-1])
+
+
+def test_a_list_in_ideal_order_scores_exactly_1_beside_a_query_that_knows_more():
+    # Another row's ideal reaching past the ranked lists widened every row's ideal sum: rounded otherwise, a list
+    # in ideal order got 0.9999999999999999 (163 of 2,490 such rows in random batches).
+    ideal = [[2.37, 1.88, 0.64], [0.8, 0.11, 0.02, 3.0]]
+    assert nr.ndcg([[2.37, 1.88, 0.64], [0.8, 0.11, 0.02]], ideal=ideal)[0] == 1.0
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        n = int(rng.integers(2, 40))
+        grades = -np.sort(-rng.random((5, n)) * 3, axis=1)  # each row in ideal order
+        known = np.hstack([grades, np.zeros((5, 10))])
+        known[-1, n:] = rng.random(10) * 3  # the last query knows 10 more relevant documents
+        values = nr.ndcg(grades, ideal=known)
+        assert np.all(values[:-1] == 1.0), values

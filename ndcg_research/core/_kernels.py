@@ -202,10 +202,10 @@ def ranked_dcg(gains: np.ndarray, discount: DiscountFunction, k: int | None, wha
     DCG, ranked or ideal, is summed here on C-contiguous float64 gains, so equal rows give bit-equal sums."""
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
     gains = np.ascontiguousarray(gains[:, :width], dtype=np.float64)
-    discounts = discount_vector(discount, width)
     with np.errstate(over="ignore", invalid="ignore"):
-        # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
-        sums = np.array([gains[0] @ discounts]) if gains.shape[0] == 1 else gains @ discounts
+        # einsum sums each row alone, in one order: BLAS's matrix-vector product sums a row by its place in the
+        # batch (7 equal rows gave 2 values) and a 1-row batch otherwise (as fast here at typical shapes)
+        sums = np.einsum("ij,j->i", gains, discount_vector(discount, width))
     return _finite_sums(sums, what)
 
 
@@ -270,7 +270,15 @@ def ideal_dcg(
         ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
     elif ranks is not None and ranks > width:
         ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
-    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None, "ideal DCG")
+    gains = apply_gain(gain, ideal, name=name)
+    if ranks is None or gains.shape[1] <= ranks:
+        return ranked_dcg(gains, discount, None, "ideal DCG")
+    # Summed over the DCG's ranks as the DCG is, the ranks past them added after (0 for most rows): a wider sum of
+    # the same terms may round otherwise, and a list in ideal order would miss 1.0 in its last bit.
+    head = ranked_dcg(gains[:, :ranks], discount, None, "ideal DCG")
+    with np.errstate(over="ignore", invalid="ignore"):
+        tail = np.einsum("ij,j->i", gains[:, ranks:], discount_vector(discount, gains.shape[1])[ranks:])
+        return _finite_sums(head + tail, "ideal DCG")
 
 
 _U = 2.0**-53  # unit roundoff of float64
