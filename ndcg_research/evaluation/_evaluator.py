@@ -187,12 +187,12 @@ def _judgments(qrels: Any, plan: Plan) -> tuple[Judgments, list[str]]:
     if conv.eligible == "relevant" and skipped:
         them = "query has no grade above 0; it is" if skipped == 1 else "queries have no grade above 0; they are"
         notes.append(f"{skipped} judged {them} not evaluated ({conv.name})")
-    negative_only = judgments.query_text(np.flatnonzero(judgments.ideal_count == 0))  # every grade below 0
+    negative_only = np.flatnonzero(judgments.ideal_count == 0)  # every grade below 0 (ids decoded for a note only)
     if conv.name == "trec_eval" and negative_only.size:
         have = "query has" if negative_only.size == 1 else "queries have"
         notes.append(
             f"{judgments.qrels.source}: {negative_only.size} judged {have} only negative grades "
-            f"({_listed(negative_only)}), scored 0 here; trec_eval 10.0 stops on such a query "
+            f"({_listed(judgments.query_text(negative_only))}), scored 0 here; trec_eval 10.0 stops on such a query "
             '("Can\'t calculate measure") if it is the first evaluated, and crashes on one whose highest grade is -2 '
             "or below after another"
         )
