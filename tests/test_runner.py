@@ -321,6 +321,17 @@ def test_notebook_without_parameters_cell_is_rejected(tmp_path):
         runner.reproduce("quick", output=tmp_path / "out", notebooks_dir=folder, progress=False, stream=io.StringIO())
 
 
+def test_notebook_with_two_parameters_cells_is_rejected(tmp_path):
+    # papermill injects after the first tagged cell: a second one would set its defaults again, silently
+    nb = nbformat.read(FIXTURES / "01_ok.ipynb", as_version=4)
+    tagged = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    nb.cells.append(nbformat.v4.new_code_cell(tagged.source, metadata={"tags": ["parameters"]}))
+    path = tmp_path / "01_ok.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(runner.RunnerError, match="01_ok.ipynb has 2 cells tagged 'parameters'"):
+        profiles.describe_parameters(path)
+
+
 def test_select_notebooks_by_stem_name_or_number():
     nbs = runner.discover_notebooks(FIXTURES)
     assert [p.name for p in nbs] == ["01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb", "04_slow.ipynb"]

@@ -198,31 +198,36 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
             f"notebook {name} has no cell tagged 'parameters' "
             "(papermill would inject parameters at the top and the defaults would win)"
         )
+    if len(cells) > 1:
+        raise RunnerError(
+            f"notebook {name} has {len(cells)} cells tagged 'parameters'; papermill injects the parameters after the "
+            "first, so a later one would set its defaults again: keep one"
+        )
+    source = cells[0].source
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise RunnerError(f"the parameters cell of notebook {name} is not valid Python: {exc}") from exc
+    comments = {
+        token.start[0]: token.string.lstrip("#").strip()
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT
+    }
     declared: dict[str, NotebookParameter] = {}
-    for cell in cells:
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError as exc:
-            raise RunnerError(f"the parameters cell of notebook {name} is not valid Python: {exc}") from exc
-        comments = {
-            token.start[0]: token.string.lstrip("#").strip()
-            for token in tokenize.generate_tokens(io.StringIO(cell.source).readline)
-            if token.type == tokenize.COMMENT
-        }
-        for node in tree.body:
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value:
-                targets, value = [node.target], node.value
-            else:
-                continue
-            end = node.end_lineno if node.end_lineno is not None else node.lineno
-            inside = range(value.lineno, value.end_lineno or value.lineno)  # lines whose comments the default shows
-            comment = " ".join(comments[n] for n in range(node.lineno, end + 1) if n in comments and n not in inside)
-            for target in targets:
-                for target_name, default in _defaults(target, value, cell.source, name):
-                    declared.pop(target_name, None)
-                    declared[target_name] = NotebookParameter(target_name, default, comment)
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        end = node.end_lineno if node.end_lineno is not None else node.lineno
+        inside = range(value.lineno, value.end_lineno or value.lineno)  # lines whose comments the default shows
+        comment = " ".join(comments[n] for n in range(node.lineno, end + 1) if n in comments and n not in inside)
+        for target in targets:
+            for target_name, default in _defaults(target, value, source, name):
+                declared.pop(target_name, None)
+                declared[target_name] = NotebookParameter(target_name, default, comment)
     return list(declared.values())
 
 
