@@ -460,3 +460,20 @@ def test_importing_the_package_loads_numpy_only():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert proc.stdout.strip() == "", f"`import ndcg_research` loads {proc.stdout.strip()}"
+
+
+def test_experiments_run_without_matplotlib():
+    # The experiments extra (Dask workers, sweeps) has no matplotlib: only a study's plots.py / figures.py may need it.
+    studies = [n for n in MODULES if n.startswith(f"{NAME}.studies.") and n.split(".")[-1] not in ("plots", "figures")]
+    code = (
+        "import importlib, sys\n"
+        "sys.modules['matplotlib'] = None  # importing it raises ImportError\n"
+        f"for name in {studies!r}:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError as error:\n"
+        "        print(name, error)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert len(studies) > 30
+    assert proc.stdout == "", f"study modules that need matplotlib outside plots/figures:\n{proc.stdout}"

@@ -69,6 +69,21 @@ def test_missing_table_is_a_one_line_error(tmp_path, monkeypatch, capsys):
         Results(tmp_path).table("t.csv")
 
 
+def test_an_installed_package_without_a_checkout_asks_for_the_root(tmp_path, monkeypatch, capsys):
+    # After `pip install .` the folder above the package is site-packages: it said to run tasks.py, which is not there
+    from ndcg_research.findings import cli as findings_cli
+
+    site = tmp_path / "site-packages" / "ndcg_research" / "findings"
+    site.mkdir(parents=True)
+    monkeypatch.setattr(findings_cli, "__file__", str(site / "cli.py"))
+    assert main(["findings", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"ndcg-research findings: error: {str(tmp_path / 'site-packages')!r} holds no checkout of ndcg_research: "
+        "give --root DIR, a clone of it\n"
+    )
+
+
 def test_a_table_of_other_columns_is_a_one_line_error_naming_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(catalogue, "claims", lambda: (_finding_from_table,))
     root = _fake_root(tmp_path, 0.75)

@@ -42,6 +42,9 @@ def _run(args: argparse.Namespace) -> int:
     from .render import outputs
 
     root = Path(args.root) if args.root is not None else Path(__file__).resolve().parents[2]
+    # An installed package (pip install .) has no repository around it: only --json of given tables needs none.
+    if args.root is None and not (root / "pyproject.toml").is_file() and not (args.json and args.results):
+        return fail("findings", f"{str(root)!r} holds no checkout of ndcg_research: give --root DIR, a clone of it")
     results = Results(Path(args.results) if args.results is not None else root / "results" / "full")
     try:
         findings = collect(results)

@@ -21,6 +21,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core import parse_discount
 from .figures import PROJECT_STYLE
+from .tables import select  # (the plots call style.select: rows as a figure draws them)
 
 #: Marker shapes and line styles, cycled over the lines (pairs: :data:`PAIR_MARKERS`) of a panel.
 MARKERS = "osD^vP*X"
@@ -124,15 +125,6 @@ def round_significant(values: Any, digits: int = 8) -> np.ndarray:
     array = np.asarray(values, dtype=np.float64)
     flat = [float(f"{v:.{digits}g}") if math.isfinite(v) else v for v in array.ravel().tolist()]
     return np.array(flat, dtype=np.float64).reshape(array.shape)
-
-
-def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
-    """The rows whose columns equal the given values, sorted by n when there is an n column."""
-    mask = np.ones(len(table), dtype=bool)
-    for column, value in where.items():
-        mask &= (table[column] == value).to_numpy()
-    matching = table[mask]
-    return matching.sort_values("n", kind="stable") if "n" in matching else matching
 
 
 def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) -> float:

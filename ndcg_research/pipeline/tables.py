@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -213,3 +214,12 @@ def agreement_text(agreement: pd.Series) -> str:
         f"agrees in {c['agrees']}, contradicts in {c['contradicts']}, unresolved in {c['unresolved']} of "
         f"{c['called']} cells with a prediction"
     )
+
+
+def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
+    """The rows whose columns equal the given values, sorted by n when there is an n column."""
+    mask = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        mask &= (table[column] == value).to_numpy()
+    matching = table[mask]
+    return matching.sort_values("n", kind="stable") if "n" in matching else matching

@@ -16,7 +16,6 @@ from scipy import stats
 from ...core import parse_discount
 from ...findings import threshold
 from ...pipeline import tables
-from ...pipeline.style import select
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
@@ -109,7 +108,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
         gap = scaling.gap_trend(table, _KEYS, threshold("trend_confidence"))
         merged = failure_trend(table).merge(gap, on=_KEYS, suffixes=("_fail", "_d"))
         for r in merged.itertuples(index=False):
-            cell = select(table, discount=r.discount, better=r.better, worse=r.worse)
+            cell = tables.select(table, discount=r.discount, better=r.better, worse=r.worse)
             first, last = cell.iloc[0], cell.iloc[-1]
             law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
             predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
