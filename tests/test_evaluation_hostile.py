@@ -580,7 +580,12 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
         ("ndcg.1=2,-2=5", r"grade -2 is below 0: .*grade -2's to every document judged below 0 \(never to the ideal\)"),
         ("ndcg.-5=5", r"grade -5 is below 0: .*and another negative grade's to none"),
         ("ndcg_cut.2.5", r"cut-off '2.5' is not a whole number \(trec_eval's atol would read 2\)"),
-        ("ndcg.1=1_0", r"gain '1_0' is not a number"),
+        ("ndcg.1=1_0", r"gain '1_0' is not a number \(trec_eval's atof reads 1 and ignores the rest\)"),
+        # trec_eval's atof reads these (gain_init.c): they were "not a number" (checked with the binary: 0x10 is 16)
+        ("ndcg.1=0x10", r"gain '0x10' is a hexadecimal number, .* \(trec_eval's atof reads 16\)"),
+        ("ndcg.1=inf", r"gain 'inf' is not a finite number \(trec_eval's atof reads inf\)"),
+        ("ndcg.1=1e400", r"gain '1e400' is beyond the float64 range \(trec_eval's atof reads inf\)"),
+        ("ndcg.1=\u0131nf", r"gain '\u0131nf' is not a number;"),  # a dotless i: not 'inf' to C's atof
     ],
 )
 def test_measure_names_trec_eval_reads_otherwise_are_refused(spec, message):

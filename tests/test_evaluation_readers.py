@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 
 import numpy as np
 import pandas as pd
@@ -133,6 +134,47 @@ def test_svmlight_errors(tmp_path):
     (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
     (tmp_path / "pred.txt").write_text("0.5\n")
     with pytest.raises(InputError, match=r"1 prediction\(s\) for 2 data lines of .*: one per line, in order"):
+        read_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b"1 qid:7 1:abc", r"bad\.txt:2: feature '1:abc' is not INDEX:VALUE"),
+        (b"1 qid:7 x:0.3", r"feature 'x:0.3' is not INDEX:VALUE"),
+        (b"1 qid:7 1:0.1 2", r"feature '2' is not INDEX:VALUE"),
+        (b"1 qid:a 1:0.3", r"bad\.txt:2: qid:a is not an integer"),
+    ],
+)
+def test_svmlight_lines_the_learning_to_rank_tools_refuse_are_refused(tmp_path, line, message):
+    # They were scored silently (only the fields before the features and the docid comment were read)
+    from sklearn.datasets import load_svmlight_file
+
+    text = b"2 qid:7 1:0.5 2:nan 3:-inf 4:1e-3 # docid = d1\n" + line + b"\n"
+    good = b"2 qid:7 1:0.5 2:nan 3:-inf 4:1e-3\n1 qid:7 1:0.3\n"
+    load_svmlight_file(io.BytesIO(good), query_id=True)  # the first line is valid to scikit-learn
+    with pytest.raises(ValueError):  # and the second is not
+        load_svmlight_file(io.BytesIO(text.split(b"#")[0] + b"\n" + line + b"\n"), query_id=True)
+    (tmp_path / "bad.txt").write_bytes(text)
+    with pytest.raises(InputError, match=message):
+        read_svmlight(tmp_path / "bad.txt")
+    (tmp_path / "good.txt").write_bytes(good)
+    assert read_svmlight(tmp_path / "good.txt")[0]["relevance"].tolist() == [2, 1]
+
+
+@pytest.mark.parametrize(
+    ("predictions", "message"),
+    [
+        ("0.1\n\n0.7\n", r"pred\.txt:2: a predictions line holds one number \(one per data line\), got a blank line"),
+        ("0.1\n# x\n0.7\n", r"pred\.txt:2: a predictions line holds one number \(one per data line\), got 2 fields"),
+        ("0.1\n#x\n", r"pred\.txt:2: score '#x' is not a number"),
+    ],
+)
+def test_predictions_skip_no_line(tmp_path, predictions, message):
+    # A blank or '#' line was skipped: with a line missing elsewhere, scores were matched to the wrong documents
+    (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
+    (tmp_path / "pred.txt").write_text(predictions)
+    with pytest.raises(InputError, match=message):
         read_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
 
 

@@ -673,6 +673,24 @@ def test_sklearn_single_document_queries_are_not_counted_as_ideal_dcg_0():
     assert any("single ranked document ('q2')" in note for note in result.notes)
 
 
+def test_sklearn_run_of_single_document_queries_only_is_refused_as_having_no_value(tmp_path, capsys):
+    # Its mean was NaN, printed as "all nan" with status 0; scikit-learn refuses each such list, so nothing averages
+    from sklearn.metrics import ndcg_score
+
+    from ndcg_research.cli import main
+
+    with pytest.raises(ValueError, match="only meaningful when there is more than 1 document"):
+        ndcg_score([[1]], [[1.0]])
+    qrels, run = {"q1": {"a": 1}, "q2": {"b": 2}}, {"q1": {"a": 1.0}, "q2": {"c": 1.0}}
+    with pytest.raises(NoJudgedQuery, match=r"^run run1: every query .*single ranked document \('q1', 'q2'\)"):
+        evaluate(qrels, run, convention="sklearn")
+    (tmp_path / "q").write_text("q1 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\n")
+    assert main(["evaluate", "--convention", "sklearn", str(tmp_path / "q"), str(tmp_path / "r")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "single ranked document ('q1')" in err
+
+
 def test_a_run_without_a_judged_query_raises_the_input_error_that_says_so():
     # ir_measure returns no value for such a run (ir_measures then gives each judged query its default 0), where a
     # filter by the text of ids dropped float ids before they were checked; evaluate names the case by its type.

@@ -460,6 +460,10 @@ def merge_parts(
     if undefined.size:
         listed = _listed(judgments.query_text(codes[undefined]))
         refused = f'which {conv.tool.split(" ")[0]} refuses ("only meaningful when there is more than 1 document")'
+        if undefined.size == codes.size:  # the mean of no value: refused, as a run without a judged query is
+            raise NoJudgedQuery(
+                f"run {name}: every query it is scored on has a single ranked document ({listed}), {refused}"
+            )
         note(undefined.size, f"a single ranked document ({listed}), {refused}: undefined (NaN), left out of the mean")
     if conv.random_ties and tied:
         orders = "the values are the expectation over those orders (the tie average)"

@@ -509,9 +509,10 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
         An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document (one without a
         docid is named by its place among the data lines, zero-padded: ``"01"`` to ``"50"`` in a file of 50;
         a ``UserWarning`` names such lines where others have a docid). A qid whose lines are not consecutive, or
-        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
+        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise. Features are
+        not read, but a line the tools refuse (a qid that is not an integer, a feature not ``INDEX:VALUE``) is refused.
     predictions : str or path-like, optional
-        A model's scores for the lines of ``path``, one number per line, in the same order.
+        A model's scores for the lines of ``path``, one number per line, in the same order (no blank or comment line).
 
     Returns
     -------

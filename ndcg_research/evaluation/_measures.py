@@ -99,6 +99,37 @@ def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: 
 
 
 TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
+_STRTOD = re.compile(
+    r"(?ai)[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
+    r"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
+    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)"
+)
+
+
+def atof_refusal(text: str) -> str:
+    """Why ``text`` (a score or a gain; not a finite decimal number) is refused, and what trec_eval's atof reads."""
+    match = _STRTOD.match(text)
+    if match is None:  # atof reads nothing: 0
+        return "is not a number"
+    read = match.group()
+    try:
+        value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
+    except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
+        value = -math.inf if read.startswith("-") else math.inf
+    read = str(int(value)) if value.is_integer() else repr(value)  # 2, 0.5, nan, inf
+    rest = " and ignores the rest" if match.end() < len(text) else ""
+    if rest:
+        what = "is not a number"
+    elif match.group("hex"):
+        what = "is a hexadecimal number, which most tools do not read: write it in decimal"
+    elif TREC_NUMBER.fullmatch(text):  # a decimal number beyond float64
+        what = "is beyond the float64 range"
+    else:  # inf, nan
+        what = "is not a finite number"
+    return f"{what} (trec_eval's atof reads {read}{rest})"
+
+
 _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.0*)?")  # a whole number (a fraction would be truncated by atol)
 
 
@@ -158,10 +189,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
         # A number as trec_eval's atof reads it in full, C's isspace blanks around it skipped (1_0, 0x10, 3x are
         # refused: atof stops early).
         gain = gain.strip(" \t\n\v\f\r")
-        if TREC_NUMBER.fullmatch(gain) is None:
-            raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
-        if not math.isfinite(float(gain)):
-            raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
+        if TREC_NUMBER.fullmatch(gain) is None or not math.isfinite(float(gain)):
+            raise ValueError(f"measure {measure!r}: gain {gain!r} {atof_refusal(gain)}; {VALID_MEASURES}")
         if pairs.setdefault(int(level), float(gain)) != float(gain):  # (the same gain twice is one)
             raise ValueError(
                 f"measure {measure!r}: grade {int(level)} is given two gains; trec_eval accepts this, but its "

@@ -24,7 +24,7 @@ except ImportError:  # a pyarrow release that moved its private module: the publ
         call_function,
     )
 
-from ._measures import TREC_NUMBER, atol
+from ._measures import TREC_NUMBER, atof_refusal, atol
 from ._sources import BLOCK_SIZE, STDIN, InputError, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
@@ -174,12 +174,6 @@ def flags(array: pa.Array, buffer: int = 1) -> np.ndarray:
 _SCORE = re.compile(TREC_NUMBER.pattern.encode())  # a score: what C's atof reads in full and Python's float alike
 # A grade: a decimal number without exponent; its integer prefix is what atol reads.
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
-# What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
-_STRTOD = re.compile(
-    rb"(?i)[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
-    rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
-    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)"
-)
 
 
 def quoted(raw: bytes, limit: int = 60) -> str:
@@ -192,25 +186,7 @@ def parse_score(text: bytes, where: str) -> float:
     """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads."""
     if _SCORE.fullmatch(text) and math.isfinite(value := float(text)):
         return value
-    match = _STRTOD.match(text)
-    if match is None:  # atof reads nothing: 0
-        raise InputError(f"{where}: score {quoted(text)} is not a number")
-    read = match.group().decode()
-    try:
-        value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
-    except OverflowError:  # a hexadecimal number beyond float64: strtod reads an infinity (HUGE_VAL)
-        value = -math.inf if read.startswith("-") else math.inf
-    read = str(int(value)) if value.is_integer() else repr(value)  # 2, 0.5, nan, inf
-    rest = " and ignores the rest" if match.end() < len(text) else ""
-    if rest:
-        what = "is not a number"
-    elif match.group("hex"):
-        what = "is a hexadecimal number, which most tools do not read: write it in decimal"
-    elif _SCORE.fullmatch(text):  # a decimal number beyond float64
-        what = "is beyond the float64 range"
-    else:  # inf, nan
-        what = "is not a finite number"
-    raise InputError(f"{where}: score {quoted(text)} {what} (trec_eval's atof reads {read}{rest})")
+    raise InputError(f"{where}: score {quoted(text)} {atof_refusal(text.decode('latin-1'))}")
 
 
 def parse_grade(text: bytes, where: str) -> int | bytes:
@@ -425,17 +401,20 @@ def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
 
 
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
+# A feature as the learning-to-rank tools read it: an integer index, a number as strtod reads it in full.
+_FEATURE = re.compile(rb"[0-9]+:" + _SCORE.pattern + rb"|[0-9]+:[+-]?(?i:inf(?:inity)?|nan)")
 
 
-def _numbered_lines(path: PathLike, what: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of the data lines of a small line-by-line file (blank and '#' comment lines skipped)."""
+def _numbered_lines(path: PathLike, what: str, skip: bool = True) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of the data lines of a small line-by-line file (``skip``: blank and '#' comment lines
+    skipped; else every line is data)."""
     first_line = 1
     with open_source(path, what) as source:
         for block in line_blocks(source):
             check_text(block, source.name, first_line)
             pieces = block.removesuffix(b"\n").split(b"\n")
             for number, line in enumerate(pieces, first_line):
-                if line.strip() and not line.lstrip().startswith(b"#"):
+                if not skip or line.strip() and not line.lstrip().startswith(b"#"):
                     yield number, line
             first_line += len(pieces)
 
@@ -445,7 +424,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     its data line number, zero-padded); a query is a run of lines with one qid, an integer, as the learning-to-rank
     tools read it: a qid that comes back after another, or two spellings of one integer, are refused, not regrouped."""
     rows: list[tuple[bytes, bytes | None, int | bytes, int]] = []  # qid, docid, grade, line number
-    seen: dict[Any, tuple[bytes, int]] = {}  # a qid (an integer's: negative?, digits) -> as first written, its line
+    seen: dict[Any, tuple[bytes, int]] = {}  # a qid's integer (negative?, digits) -> as first written, its line
     name = describe(path)
     for number, line in _numbered_lines(path, "SVMlight"):
         data, _, comment = line.partition(b"#")
@@ -454,9 +433,22 @@ def svmlight_columns(path: PathLike) -> Columns:
         if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
             raise InputError(f"{where}: an SVMlight line starts 'relevance qid:QUERY', got {quoted(line.strip())}")
         grade, qid = parse_grade(fields[0], where), fields[1][4:]
+        # Features are not read, but checked: a file the learning-to-rank tools refuse is not scored
+        features = fields[2].split() if len(fields) > 2 else []
+        bad = next((feature for feature in features if not _FEATURE.fullmatch(feature)), None)
+        if bad is not None:
+            raise InputError(
+                f"{where}: feature {quoted(bad)} is not INDEX:VALUE (an integer, a number), which the learning-to-rank "
+                "tools refuse"
+            )
         if not rows or qid != rows[-1][0]:  # a new run of lines: a new query, spelled as no other
             integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
-            key = qid if integer is None else (integer[1] == b"-" and integer[2] != b"0", integer[2])
+            if integer is None:
+                raise InputError(
+                    f"{where}: qid:{qid.decode(errors='replace')} is not an integer, which XGBoost and scikit-learn "
+                    "read qids as (they refuse it)"
+                )
+            key = (integer[1] == b"-" and integer[2] != b"0", integer[2])
             other, start = seen.setdefault(key, (qid, number))
             if other != qid:
                 raise InputError(
@@ -500,10 +492,11 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     """A model's scores for an SVMlight file's data lines (one a line, in order) as a run of ``qrels``' documents."""
     scores, lines = [], []
     name = describe(path)
-    for number, line in _numbered_lines(path, "predictions"):
+    for number, line in _numbered_lines(path, "predictions", skip=False):  # one line per data line, none skipped
         fields = line.split()
         if len(fields) != 1:
-            raise InputError(f"{name}:{number}: a predictions line holds one number, got {len(fields)} fields")
+            got = f"got {len(fields)} fields" if fields else "got a blank line"
+            raise InputError(f"{name}:{number}: a predictions line holds one number (one per data line), {got}")
         scores.append(parse_score(fields[0], f"{name}:{number}"))
         lines.append(number)
     if len(scores) != len(qrels):
