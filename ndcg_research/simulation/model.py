@@ -1,4 +1,5 @@
-r"""The simulated ranking problem (Wang et al., 2013): the probit model of the data and rankers of known quality.
+r"""The package's simulated ranking problems (built to test what Wang et al., 2013, state about nDCG; their own data
+model is not known from their abstract): the probit model of the data and rankers of known quality.
 
 A data set is n i.i.d. items: a feature ``x ~ N(0, 1)`` and a grade ``y ~ Binomial(G, eta(x))``,
 ``eta(x) = lo + (hi - lo) Phi(a x)``, written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted). With
