@@ -30,13 +30,17 @@ TOL = 1e-10
         ("fraction(c=0.1)", 1000, 100),
         ("fraction(c=0.1)", 5, 1),
         ("all", 77, 77),
-        # a fixed k written as a float: only the fixed rule's arithmetic runs (n ** 1000.0 would overflow)
-        ("fixed(k=1e3)", 10_000, 1000),
-        ("fixed(k=1000.0)", 10, 10),
     ],
 )
 def test_cutoff_rules(spec, n, k):
     assert cutoff.parse_cutoff(spec).k(n) == k
+
+
+@pytest.mark.parametrize("spec", ["fixed(k=1e3)", "fixed(k=1000.0)"])
+def test_a_fixed_k_written_as_a_float_is_refused(spec):
+    # k counts ranks: an integer, as a ranker's bins or m (a float k was read as int(k), 2.5 as 2)
+    with pytest.raises(TypeError, match=r"^cut-off rule 'fixed' parameter k must be an integer, got float 1000.0$"):
+        cutoff.parse_cutoff(spec)
 
 
 def test_cutoff_specs_print_back():

@@ -94,7 +94,10 @@ def test_zipflog_carries_a_log_power_and_zipf_is_exactly_flat():
         (lambda: sc.gap_exponent(CERTAIN, "noisy(sigma=1)", "bayes", "log2"), "smaller shortfall exponent"),
         (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "log2", a=1.5), r"a must be in \[0, 1\]"),
         (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "none"), "constant discount"),
-        (lambda: heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11), "at most n"),
+        (
+            lambda: heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11),
+            r"cutoff\(10\) must be an integer in \[1, 10\], got 11",
+        ),
     ],
 )
 def test_errors(call, match):

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import check_int, check_real
 from ..core import parse_discount
 from ..stats import TIE_TOLERANCE, wilson_interval
 from . import finite_n
-from .model import parse_model, parse_ranker
+from .model import parse_model, parse_ranker, spec_list
 from .sweeps import SweepResult
 
 
@@ -40,7 +40,7 @@ def crossing_table(
     ``n_max``, the first sign change narrowed by bisection (crossings that cancel between grid points are not seen)."""
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
-    specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
+    specs = [str(parse_discount(d, builtin_only=True)) for d in spec_list(discounts, "discounts")]
     n_min, n_max = check_int(n_min, "n_min", low=1), check_int(n_max, "n_max", low=1)
     points = check_int(points, "points", low=1)
     if n_max <= n_min:
@@ -68,8 +68,9 @@ def decision_table(
     result: SweepResult, first: str, second: str, reference: str = "log2", tie_tolerance: float = TIE_TOLERANCE
 ) -> pd.DataFrame:
     """Per (discount, n): how often a discount picks ``first`` over ``second`` (strictly), how often its decision (the
-    sign of the gap, a tie its own) differs from ``reference``'s on the same data set, and how often it is reversed."""
-    sweep = result.sweep
+    sign of the gap, a tie its own) differs from ``reference``'s on the same data set, and how often it is reversed
+    (``tie_tolerance`` finite and >= 0)."""
+    sweep, tie_tolerance = result.sweep, check_real(tie_tolerance, "tie_tolerance", low=0)
     first, second = sweep.canonical("ranker", first), sweep.canonical("ranker", second)
     reference = sweep.canonical("discount", reference)
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_array, check_int, check_option, check_real
 from ..core import _kernels as kernels
 from ..core import format_call, parse_registered
 from ..core._ranking import top_order
@@ -22,7 +23,7 @@ from .simulate import ndcg_ratio, parse_specs, sample
 from .sweeps import Sweep, distinct_specs
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
-_DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
+_DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1", "all": "no value"}
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,19 @@ class CutoffRule:
     kind: str
     value: float = 0.0
 
+    def __post_init__(self) -> None:
+        # Built directly too (not only by parse_cutoff): the rules' domain, a cut-off outside it would not be one;
+        # fixed's k counts ranks: an integer (not 2.5, 2.0 or True).
+        param = next(iter(_RULES[check_option(self.kind, "cut-off rule kind", _RULES)]), "value")
+        (check_int if self.kind == "fixed" else check_real)(self.value, f"cut-off rule {self.kind!r} parameter {param}")
+        if not {"fixed": self.value >= 1, "power": 0 < self.value < 1, "fraction": 0 < self.value <= 1}.get(
+            self.kind, self.value == 0
+        ):
+            raise ValueError(f"cut-off rule {self.kind!r} needs {_DOMAIN[self.kind]}, got {self.value!r}")
+
     def k(self, n: int) -> int:
-        """The cut-off for a list of n items (between 1 and n)."""
+        """The cut-off for a list of n items (between 1 and n), n an integer >= 1."""
+        n = check_int(n, "n", low=1)
         if self.kind == "fixed":
             k = int(self.value)
         elif self.kind == "power":
@@ -65,11 +77,7 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     name, kwargs = parse_registered(
         spec, _RULES, what="cut-off rule", valid="valid rules: fixed(k), power(a), fraction(c), all"
     )
-    value = next(iter(kwargs.values()), 0.0)  # "all" has none
-    # The rules' domain: a cut-off outside it would not be one.
-    if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}.get(name, True):
-        raise ValueError(f"cut-off rule {name!r} needs {_DOMAIN[name]}, got {value!r}")
-    return CutoffRule(name, value)
+    return CutoffRule(name, next(iter(kwargs.values()), 0.0))  # "all" has none; checked by CutoffRule itself
 
 
 def _tie_free(rankers: Iterable[Ranker]) -> list[Ranker]:
@@ -96,9 +104,8 @@ def replicate_ndcg_at_k(
     (rankers, discounts, ks), 0 where the ideal is 0. One partial sort of the top ``max(ks)`` items per ranker."""
     model_obj, ranker_objs, discount_fns, gain_fn = parse_specs(model, rankers, discounts, gain)
     _tie_free(ranker_objs)
-    ks = list(ks)
-    if not ks or max(ks) > n:
-        raise ValueError(f"ks must be a non-empty list of integers in 1..{n}, got {ks!r}")
+    n = check_int(n, "n", low=1)
+    ks = check_array(ks, "ks", ndim=1, kinds="iu", low=1, high=n, min_size=1).tolist()  # every k in 1..n
     s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
     # The core's kernels, not its checked metric functions: the grades and gains are this function's own,
     # and the checks would cost more than the cut sums themselves (one per discount and k).

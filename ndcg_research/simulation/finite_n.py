@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._validation import check_int
+from .._validation import check_array, check_bool, check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
-from .model import Model, Ranker, parse_model, parse_ranker
+from .model import Model, Ranker, parse_model, parse_ranker, spec_list
 from .theory import (
     c_coefficient,
     eps,
@@ -41,7 +41,10 @@ _QUANTILE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
 
 def order_statistic_means(profile: Callable[[np.ndarray], np.ndarray], n: int, count: int) -> np.ndarray:
     """``E g(U_(r))``, r = 1..count, ``U_(r) ~ Beta(r, n - r + 1)`` the r-th smallest of n uniforms: the expected gain
-    at rank r of a ranker with gain profile ``g`` (elementwise on arrays of relative ranks), error ~1e-12."""
+    at rank r of a ranker with gain profile ``g`` (elementwise on arrays of relative ranks), error ~1e-12; n an integer
+    >= 1, count one in 1..n."""
+    n = check_int(n, "n", low=1)
+    count = check_int(count, "count", low=1, high=n)
     # Not cached: the studies ask for every rank of long lists.
     return profile(_order_statistic_quantiles.__wrapped__(n, count)) @ _QUANTILE_WEIGHTS
 
@@ -140,6 +143,7 @@ def finite_n_values(
 ) -> np.ndarray:
     """:func:`finite_n_ndcg` of every ranker under every discount at one n: shape (rankers, discounts)."""
     model, n = parse_model(model), check_int(n, "n", low=1)
+    rankers, discounts = spec_list(rankers, "rankers"), spec_list(discounts, "discounts")
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
     ideal = ideal_rank_gains(model, n, gain=gain) @ D
@@ -188,6 +192,7 @@ def prediction(
     """The theory for one (ranker, discount, n): ``regime`` (decay), ``limit``, ``first_order``, ``eps``, ``c`` (slowly
     varying only) and ``finite_n`` (NaN where it does not apply; ``head(m)`` has only the finite-n value)."""
     model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
+    n, finite_n = check_int(n, "n", low=1), check_bool(finite_n, "finite_n")
     regime = d.decay
     out: dict[str, float | str] = {"regime": regime, "eps": eps(d, float(n)), "c": math.nan}
     if ranker.kind == "head":  # no n-free profile: only the finite-n value
@@ -218,9 +223,9 @@ def theory_table(
 ) -> pd.DataFrame:
     """:func:`prediction` for every (discount, ranker, n), one row each in that order, sharing the work."""
     model = parse_model(model)
-    rankers = [parse_ranker(r) for r in rankers]
-    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    ns = sorted(set(ns))
+    rankers = [parse_ranker(r) for r in spec_list(rankers, "rankers")]
+    discounts = [parse_discount(d, builtin_only=True) for d in spec_list(discounts, "discounts")]
+    ns = sorted(set(check_array(ns, "ns", ndim=1, kinds="iu", low=1, min_size=1).tolist()))
     finite = {n: finite_n_values(model, rankers, discounts, n, gain=gain) for n in ns}  # expected gains once per n
     rows = []
     for j, d in enumerate(discounts):

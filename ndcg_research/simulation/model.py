@@ -1,4 +1,5 @@
-r"""The simulated ranking problem (Wang et al., 2013): the probit model of the data and rankers of known quality.
+r"""The package's simulated ranking problems (built to test what Wang et al., 2013, state about nDCG; their own data
+model is not known from their abstract): the probit model of the data and rankers of known quality.
 
 A data set is n i.i.d. items: a feature ``x ~ N(0, 1)`` and a grade ``y ~ Binomial(G, eta(x))``,
 ``eta(x) = lo + (hi - lo) Phi(a x)``, written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted). With
@@ -22,17 +23,20 @@ from typing import TypeVar
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_option, check_real
 from ..core import format_call, parse_call, parse_registered
 
 T = TypeVar("T")
 
 
-def spec_list(specs: Iterable[T], name: str) -> list[T]:
-    """``specs`` as a list; a lone spec string is refused by ``name`` (it would be read letter by letter)."""
+def spec_list(specs: Iterable[T], name: str, *, empty: bool = False) -> list[T]:
+    """``specs`` as a list, non-empty unless ``empty``; a lone spec string is refused by ``name`` (it would be read
+    letter by letter)."""
     if isinstance(specs, str):
         raise TypeError(f"{name} must be a list of specs, got str {specs!r} (write [{specs!r}])")
-    return list(specs)
+    if not (out := list(specs)) and not empty:
+        raise ValueError(f"{name} must be a non-empty list of specs, got []")
+    return out
 
 
 def stable_id(text: str) -> int:
@@ -146,6 +150,21 @@ class Ranker:
     m: int = 0
     q: float = 0.0
 
+    def __post_init__(self) -> None:
+        # Built directly too (not only by parse_ranker): an unknown kind or a parameter outside the spec language's
+        # domain is refused by name; a parameter of another kind must keep its default (bayes with sigma = 2 is none).
+        check_option(self.kind, "ranker kind", _RANKER_KINDS)
+        for f in fields(self)[1:]:  # bins and m count bins and items: integers (not 2.5, 2.0 or True)
+            value = getattr(self, f.name)
+            if f.name in _RANKER_KINDS[self.kind]:
+                (check_int if f.name in ("bins", "m") else check_real)(
+                    value, f"ranker {self.kind!r} parameter {f.name}"
+                )
+            elif value != f.default:
+                raise ValueError(f"ranker {self.kind!r} has no parameter {f.name}, got {f.name}={value!r}")
+        if self.kind in _DOMAIN and not _DOMAIN[self.kind][1](self):
+            raise ValueError(f"ranker {self.kind!r} needs {_DOMAIN[self.kind][0]}, got {str(self)!r}")
+
     def __str__(self) -> str:
         return format_call(self.kind, {name: getattr(self, name) for name in _RANKER_KINDS[self.kind]})
 
@@ -188,9 +207,4 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return spec
     valid = "valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=valid)
-    for parameter, value in kwargs.items():  # bins and m count bins and items: integers (not 2.5, 2.0 or True)
-        (check_int if parameter in ("bins", "m") else check_real)(value, f"ranker {name!r} parameter {parameter}")
-    ranker = Ranker(name, **kwargs)
-    if name in _DOMAIN and not _DOMAIN[name][1](ranker):
-        raise ValueError(f"ranker {name!r} needs {_DOMAIN[name][0]}, got {spec!r}")
-    return ranker
+    return Ranker(name, **kwargs)  # checked by Ranker itself

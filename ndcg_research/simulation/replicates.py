@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_bool, check_instance, check_int
 
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
@@ -46,7 +46,7 @@ def replicate_counts(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``):
     integers >= 1."""
-    ns_list = [check_int(n, "list length in ns", low=1) for n in ns]
+    ns_list = [check_int(n, "list length in ns", low=1) for n in check_instance(ns, "ns", Iterable, what="a list")]
     if not ns_list or len(set(ns_list)) != len(ns_list):
         raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
@@ -85,7 +85,9 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
 
 
 def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
-    """``(start, stop)`` of consecutive chunks of ``size`` replicates out of ``count`` (the last one shorter)."""
+    """``(start, stop)`` of consecutive chunks of ``size`` replicates out of ``count`` (the last one shorter): integers,
+    count >= 0 and size >= 1."""
+    count, size = check_int(count, "count", low=0), check_int(size, "size", low=1)
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
@@ -160,7 +162,7 @@ def run_chunks(
 
     from tqdm import tqdm
 
-    show = sys.stderr.isatty() if progress is None else bool(progress)
+    show = sys.stderr.isatty() if progress is None else check_bool(progress, "progress")
     total, initial = (sum(c.stop - c.start for c in group) for group in (chunks, done))
     with tqdm(total=total, initial=initial, disable=not show, desc=label, unit="rep", leave=False) as bar:
         for chunk, values in parallel_map(compute, todo, n_jobs=n_jobs, backend=backend):

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_array, check_instance, check_int, check_real
 from ..core import Discount, parse_discount
 from . import finite_n
-from .model import Model, Ranker, parse_model, parse_ranker
+from .model import Model, Ranker, parse_model, parse_ranker, spec_list
 
 
 def shortfall_exponent(model: str | Model, ranker: str | Ranker) -> float:
@@ -63,7 +64,7 @@ def gap_exponent(
     is the worse ranker's :func:`shortfall_exponent` (below the better one's). Binary models only."""
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
     d = parse_discount(discount, builtin_only=True)
-    if not 0 <= a <= 1:
+    if not 0 <= check_real(a, "a") <= 1:
         raise ValueError(f"a must be in [0, 1] (k = n^a), got {a!r}")
     if model.grades != 1:
         raise ValueError(f"the scaling law is derived for binary relevance, got {str(model)!r}")
@@ -113,13 +114,13 @@ def heuristic_table(
     model = parse_model(model)
     if model.grades != 1:
         raise ValueError(f"the heuristic assumes binary relevance, got {str(model)!r}")
-    specs = [parse_discount(d, builtin_only=True) for d in discounts]
+    specs = [parse_discount(d, builtin_only=True) for d in spec_list(discounts, "discounts")]
+    if bad := [p for p in spec_list(pairs, "pairs") if isinstance(p, str) or not hasattr(p, "__len__") or len(p) != 2]:
+        raise ValueError(f"pairs: each pair must be (better, worse), got {bad[0]!r}")
     pairs = [(str(parse_ranker(b)), str(parse_ranker(w))) for b, w in pairs]
     rows = []
-    for n in ns:
-        k = n if cutoff is None else cutoff(n)
-        if k > n:
-            raise ValueError(f"k must be at most n = {n}, got {k}")
+    for n in check_array(ns, "ns", ndim=1, kinds="iu", low=1, min_size=1).tolist():
+        k = n if cutoff is None else check_int(cutoff(n), f"cutoff({n})", low=1, high=n)
         gains = {r: finite_n.rank_gains(model, r, n)[:k] for r in {r for pair in pairs for r in pair}}
         ranks = np.arange(1, k + 1, dtype=np.float64)
         for d in specs:
@@ -134,9 +135,12 @@ def heuristic_table(
 
 
 def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
-    """The least-squares slope of ``ln d`` on ``ln n`` (NaN without two points, all finite and positive)."""
-    n, d = np.asarray(n, dtype=np.float64), np.asarray(d, dtype=np.float64)
-    if n.size < 2 or n.size != d.size or not np.all(np.isfinite(d) & (d > 0)):
+    """The least-squares slope of ``ln d`` on ``ln n``, list lengths n >= 1 (NaN without two points, all d finite and
+    positive)."""
+    n, d = check_array(n, "n", ndim=1, low=1), check_array(d, "d", ndim=1, finite=False)
+    if n.size != d.size:
+        raise ValueError(f"n and d must have the same length, got {n.size} and {d.size}")
+    if n.size < 2 or not np.all(np.isfinite(d) & (d > 0)):
         return math.nan
     return float(np.polyfit(np.log(n), np.log(d), 1)[0])
 
@@ -144,6 +148,7 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
 def heuristic_exponent(heuristic: pd.DataFrame | None, n_from: int, **cell: Any) -> float:
     """The :func:`local_exponent` of one cell's heuristic d (the rows of ``heuristic`` whose columns equal ``cell``)
     over its n from ``n_from`` on; NaN without a heuristic table."""
+    n_from = check_int(n_from, "n_from", low=1)
     if heuristic is None:
         return math.nan
     rows = heuristic[np.logical_and.reduce([(heuristic[column] == value).to_numpy() for column, value in cell.items()])]
@@ -155,10 +160,15 @@ def power_law_fit(
     n: Sequence[float], d: Sequence[float], se: Sequence[float], *, confidence: float = 0.95
 ) -> tuple[float, float, float]:
     """Exponent e of ``d = c n^e`` by least squares on d weighted by its standard error, with its interval
-    ``(e, low, high)``: d may be 0 or negative (a gap shrunk into its noise). NaN when the fit is not identified."""
+    ``(e, low, high)``: d may be 0 or negative (a gap shrunk into its noise), n are list lengths >= 1, ``confidence``
+    strictly between 0 and 1. NaN when the fit is not identified."""
     from scipy import optimize, stats
 
-    n, d, se = (np.asarray(v, dtype=np.float64) for v in (n, d, se))
+    n = check_array(n, "n", ndim=1, low=1)
+    d, se = (check_array(v, name, ndim=1, finite=False) for v, name in ((d, "d"), (se, "se")))
+    confidence = check_real(confidence, "confidence", low=0, high=1, closed="neither")
+    if not n.size == d.size == se.size:
+        raise ValueError(f"n, d and se must have the same length, got {n.size}, {d.size} and {se.size}")
     if n.size < 2 or not (np.all(np.isfinite(d)) and np.all(np.isfinite(se)) and np.all(se > 0)):
         return math.nan, math.nan, math.nan
     p0 = (d[0] if d[0] != 0 else 0.1, local_exponent(n, d) if np.all(d > 0) else 0.0)
@@ -186,6 +196,10 @@ def upper_half(group: pd.DataFrame) -> pd.DataFrame:
 def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) -> pd.DataFrame:
     """Per group of ``keys``: :func:`power_law_fit` of the standardized gap over n at least the median (the asymptotic
     end), and the trend: ``grows``, ``shrinks`` (interval above or below 0), ``flat`` or ``undefined``."""
+    keys, confidence = spec_list(keys, "keys"), check_real(confidence, "confidence", low=0, high=1, closed="neither")
+    needed, pair_table = [*keys, "n", "std_gap", "std_gap_se"], check_instance(pair_table, "pair_table", pd.DataFrame)
+    if missing := [c for c in needed if c not in pair_table]:
+        raise ValueError(f"pair_table needs the columns {needed}, lacks {missing}")
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):
         upper = upper_half(group)

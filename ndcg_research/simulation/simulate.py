@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_instance, check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
 from ..core import _kernels as kernels
 from ..core._ranking import group_means
@@ -57,7 +57,7 @@ def data_set_key(model: Model, n: int, seed: int, replicate: int) -> tuple[int, 
 
 def prefix_lengths(ns: Iterable[int]) -> tuple[int, ...]:
     """The prefix lengths of a stream, checked: a non-empty increasing list of integers >= 1."""
-    ns = tuple(check_int(n, "prefix length in ns", low=1) for n in ns)
+    ns = tuple(check_int(n, "prefix length in ns", low=1) for n in check_instance(ns, "ns", Iterable, what="a list"))
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
     return ns
@@ -77,7 +77,7 @@ def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, re
     key, suffix = data_set_key(model, n, seed, replicate), (STREAM_KEY,) if stream else ()
     x, y = model.draw(replicate_rng(*key, 0, *suffix), n, descending=not stream)
     scores: dict[str, np.ndarray] = {}
-    for ranker in map(parse_ranker, spec_list(rankers, "rankers")):
+    for ranker in map(parse_ranker, spec_list(rankers, "rankers", empty=True)):  # none: the data set alone
         rng = replicate_rng(*key, ranker.stream, *suffix)
         if ranker.kind == "bayes":
             score = x.copy()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import check_int, check_real
 from ..core import parse_discount, parse_gain
 from ..stats import TIE_TOLERANCE, mean_interval
 from ..stats._replication import bootstrap_statistic_interval, paired_comparison
@@ -208,6 +208,8 @@ class SweepResult:
         extra = [name for name in self.sweep.axes() if name not in ("ranker", "discount")]
         if sorted(more) != sorted(extra):
             raise TypeError(f"ndcg() of this sweep needs the keyword argument(s) {extra}, got {sorted(more)}")
+        if check_int(n, "n") not in self.values:
+            raise ValueError(f"n {n!r} is not in this sweep, whose ns are {list(self.sweep.ns)}")
         wanted = {"ranker": ranker, "discount": discount, **more}
         index = []
         for axis, labels in self.sweep.axes().items():
@@ -222,8 +224,9 @@ class SweepResult:
         return self.sweep.annotate(self._table(mean_interval, self.sweep.axes()))
 
     def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-        """One row per (discount, pair, n): ``stats._replication.paired_comparison`` of better - worse."""
-        s = self.sweep
+        """One row per (discount, pair, n): ``stats._replication.paired_comparison`` of better - worse
+        (``tie_tolerance`` finite and >= 0)."""
+        s, tie_tolerance = self.sweep, check_real(tie_tolerance, "tie_tolerance", low=0)
         better = [s.rankers.index(b) for b, _ in s.pairs]
         worse = [s.rankers.index(w) for _, w in s.pairs]
         axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
@@ -245,7 +248,8 @@ class SweepResult:
         tie_tolerance: float = TIE_TOLERANCE,
     ) -> pd.DataFrame:
         """Per (pair, n): the ratio of a pair ``statistic`` (``"std_gap"`` or ``"mean_gap"``) under two discounts, with
-        a bootstrap interval over the data sets seeded by ``(seed, pair number, n)``."""
+        a bootstrap interval over the data sets seeded by ``(seed, pair number, n)``; ``tie_tolerance`` finite, >= 0."""
+        tie_tolerance = check_real(tie_tolerance, "tie_tolerance", low=0)
         if set(self.sweep.axes()) != {"ranker", "discount"}:
             raise TypeError(f"ratio_table needs a sweep over rankers and discounts only, not {list(self.sweep.axes())}")
         if statistic not in ("std_gap", "mean_gap"):

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import integrate, stats
 from scipy.special import ndtr, ndtri
 
+from .._validation import check_array, check_bool, check_int, check_option, check_real
 from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 
@@ -37,9 +38,7 @@ _Curve = Callable[[np.ndarray], np.ndarray]  # a vectorised function: a profile,
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     """Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount, at list length(s) n."""
     d = parse_discount(discount, builtin_only=True)
-    r = np.asarray(n, dtype=np.float64)
-    if np.any(~np.isfinite(r)) or np.any(r < 1):
-        raise ValueError(f"n must be finite and >= 1, got {n!r}")
+    r = check_array(n, "n", low=1)  # numbers (not '5' or True), finite and >= 1
     kw = d.kwargs
     formulas: dict[str, Callable[[], np.ndarray]] = {  # from ln D of each discount
         "log2": lambda: kw.get("gamma", 1.0) * r / ((1 + r) * np.log1p(r)),
@@ -57,9 +56,10 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
 
 
 def eps_numeric(discount: str | Discount | _Curve, n: float | np.ndarray, h: float = 1e-4) -> float | np.ndarray:
-    """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1)."""
-    d = parse_discount(discount)
-    r = np.asarray(n, dtype=np.float64)
+    """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1), the
+    step ``h > 0``."""
+    d, h = parse_discount(discount), check_real(h, "h", low=0, closed="neither")
+    r = check_array(n, "n")
     if np.any(r * math.exp(-h) < 1):
         raise ValueError(f"n must be >= exp(h) so that D is evaluated at ranks >= 1, got {n!r}")
     hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
@@ -70,8 +70,9 @@ def eps_numeric(discount: str | Discount | _Curve, n: float | np.ndarray, h: flo
 
 
 def exact_discount_sum(discount: str | Discount, n: int) -> float:
-    """``D(1) + ... + D(n)`` of any discount, summed exactly in float64 (``math.fsum``)."""
-    d = parse_discount(discount)
+    """``D(1) + ... + D(n)`` of any discount, summed exactly in float64 (``math.fsum``); n an integer from 1 to 10^8
+    (the ranks and their discounts are held in memory: 1.6 GB at the maximum, far beyond the studies' lists)."""
+    d, n = parse_discount(discount), check_int(n, "n", low=1, high=10**8)
     return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
 
 
@@ -97,8 +98,7 @@ class Profile:
     def integral(self, weight: str = "one", beta: float = 0.0) -> float:
         r"""``\int_0^1 g(t) w(t) dt`` for ``w = 1`` ("one"), ``-ln t`` ("log"), ``t^-beta`` ("power"),
         or ``int (g(t) - g(0+)) / t dt`` ("zipf")."""
-        if weight not in ("one", "log", "power", "zipf"):
-            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
+        weight, beta = check_option(weight, "weight", ("one", "log", "power", "zipf")), check_real(beta, "beta")
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
         integral = self._step_integral if self.function is None else self._smooth_integral
@@ -137,6 +137,7 @@ class Profile:
 
     def cell_means(self, n: int) -> np.ndarray:
         """Mean of a step profile over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact)."""
+        n = check_int(n, "n", low=1)
         # A(t) = int_0^t g: piecewise linear through the edges.
         A = np.concatenate(([0.0], np.cumsum(self.values * np.diff(self.edges))))
         grid = np.arange(n + 1) / n
@@ -261,7 +262,7 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain 
 
 def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
     r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``."""
-    if not 0 < beta < 1:
+    if not 0 < check_real(beta, "beta") < 1:
         raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
     num = gain_profile(model, ranker, gain=gain).integral("power", beta)
     return num / ideal_profile(model, gain=gain).integral("power", beta)
@@ -273,7 +274,9 @@ def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "l
 
 
 def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
-    """nDCG under ``zipf`` to order ``1/ln n``: ``g(0)(ln n + γ) + int (g - g(0))/t`` for f over the same for g*."""
+    """nDCG under ``zipf`` to order ``1/ln n``: ``g(0)(ln n + γ) + int (g - g(0))/t`` for f over the same for g*
+    (n finite and >= 1, as for :func:`eps`)."""
+    n = check_real(n, "n", low=1)
     f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
     L = math.log(n) + EULER_GAMMA
     return (f.top * L + f.integral("zipf")) / (star.top * L + star.integral("zipf"))
@@ -283,7 +286,7 @@ def profile_crossings(first: _Curve, second: _Curve, grid: np.ndarray, *, from_z
     """Depths t where ``first(t) - second(t)`` changes sign between neighbours of ``grid`` (also to or from exactly 0
     unless ``from_zero`` is False), each to float64 resolution by 80 bisection steps (a jump is found as such)."""
     sign = np.sign(first(grid) - second(grid))
-    changes = sign[1:] != sign[:-1] if from_zero else sign[1:] * sign[:-1] < 0
+    changes = sign[1:] != sign[:-1] if check_bool(from_zero, "from_zero") else sign[1:] * sign[:-1] < 0
     found = []
     for i in np.flatnonzero(changes):
         lo, hi = grid[i], grid[i + 1]
