@@ -186,8 +186,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
                 "document, grade -2's to every document judged below 0 (never to the ideal), and another negative "
                 "grade's to none: give gains for grades >= 0"
             )
-        # A number as trec_eval's atof reads it in full, C's isspace blanks around it skipped (1_0, 0x10, 3x are
-        # refused: atof stops early).
+        # A finite decimal number, which trec_eval's atof reads in full (C's isspace blanks around it skipped): 1_0
+        # and 3x, where atof stops early, and 0x10 or inf, which it reads but other tools do not, are refused.
         gain = gain.strip(" \t\n\v\f\r")
         if TREC_NUMBER.fullmatch(gain) is None or not math.isfinite(float(gain)):
             raise ValueError(f"measure {measure!r}: gain {gain!r} {atof_refusal(gain)}; {VALID_MEASURES}")
