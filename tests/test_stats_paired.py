@@ -609,9 +609,9 @@ def test_one_minimum_of_bootstrap_resamples_for_paired_test_pairwise_tests_and_c
         with pytest.raises(ValueError, match=f"n_resamples must be at least {needed} .*got {needed - 1}"):
             call(needed - 1)
         call(needed)
-    # a t interval, or none, needs no resamples
-    paired_test(x[0], x[1], test="bootstrap", interval="t", n_resamples=10)
-    pairwise_tests(x, test="bootstrap", interval="none", n_resamples=10)
+    # a t interval, or none, needs no resamples (the bootstrap test needs 1 / alpha of them: tested below)
+    paired_test(x[0], x[1], test="permutation", exact=False, interval="t", n_resamples=10)
+    pairwise_tests(x, test="permutation", exact=False, interval="none", n_resamples=10)
 
 
 def test_series_indexed_by_query_are_paired_by_query_or_refused():
@@ -706,3 +706,21 @@ def test_a_mapping_of_scores_names_its_rows_and_the_bad_value():
         check_scores({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
     with pytest.raises(ValueError, match=r"^systems must name each row once, got \['a', 'a'\]$"):
         check_scores([[0.2, 0.4], [0.3, 0.3]], "scores", ["a", "a"])
+
+
+def test_the_bootstrap_test_refuses_too_few_resamples_to_reach_alpha():
+    # Its p-value is count / B: with B = 1 a pair of identical systems got p = 0 (and discriminative power 0.47 where
+    # 10,000 resamples give 0); from B = 1 / alpha on, p = 0 means "below alpha" at least.
+    from ndcg_research.stats import compare_systems, discriminative_power
+
+    scores = np.random.default_rng(0).normal(0.5, 0.2, (6, 30))
+    message = r"n_resamples must be at least 20 for the bootstrap test at alpha 0.05: .*got 19"
+    with pytest.raises(ValueError, match=message):
+        paired_test(scores[0], scores[1], test="bootstrap", interval="t", n_resamples=19)
+    with pytest.raises(ValueError, match=message):
+        compare_systems(scores, test="bootstrap", interval="t", n_resamples=19)
+    with pytest.raises(ValueError, match=r"at least 10 for the bootstrap test at alpha 0.1: .*got 9"):
+        discriminative_power(scores, alpha=0.1, n_resamples=9)
+    assert 0 < paired_test(scores[0], scores[1], test="bootstrap", interval="t", n_resamples=20).pvalue <= 1
+    # the tests whose p-values are never 0 are not limited: (count + 1) / (B + 1)
+    assert paired_test(scores[0], scores[1], test="permutation", exact=False, interval="t", n_resamples=1).pvalue > 0

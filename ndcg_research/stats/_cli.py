@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
     from ._compare import compare_systems
-    from ._intervals import check_interval_resamples
+    from ._intervals import check_resample_count
     from ._paired import _interval_of
     from ._runs import run_matrices
 
@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
             "family-wise adjusted): give --correction none, or no --correction"
         )
     try:  # first what the options alone decide, in their names
-        check_interval_resamples(args.resamples, args.confidence, _interval_of(args.test, args.interval), "--resamples")
+        check_resample_count(
+            args.resamples, args.confidence, _interval_of(args.test, args.interval), args.test, "--resamples"
+        )
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
         if len(runs) < 2:
             return fail("compare", f"compare needs at least 2 runs, got {len(runs)}")

@@ -9,7 +9,7 @@ import pandas as pd
 from .._validation import check_int, check_option, check_resamples
 from ..core import _kernels as kernels
 from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test
-from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
+from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_resample_count
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _interval_of, _pairwise_tests
 from ._resampling import Resamples
@@ -117,7 +117,7 @@ def compare_systems(
             f"correction must be 'none' with test='tukey' (its p-values are family-wise adjusted), got {correction!r}"
         )
     interval = _interval_of(test, interval)
-    check_interval_resamples(n_resamples, confidence, interval)
+    check_resample_count(n_resamples, confidence, interval, test)
 
     n = matrix.shape[1]
     mean = kernels.mean_in_order(matrix)  # as evaluate's means (and trec_eval's), to the last bit

@@ -18,14 +18,25 @@ CONFIDENCE = 1 - ALPHA
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
 
-def check_interval_resamples(n_resamples: int, confidence: float, interval: str, name: str = "n_resamples") -> None:
-    """Refuse too few resamples for a bootstrap interval: each tail, a share ``(1 - confidence) / 2`` of the
-    resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%); ``name``: the argument's."""
+def check_resample_count(
+    n_resamples: int, confidence: float, interval: str, test: str | None = None, name: str = "n_resamples"
+) -> None:
+    """Refuse too few resamples: for a bootstrap interval each tail, a share ``(1 - confidence) / 2`` of the
+    resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%); the bootstrap test's
+    p-value ``count / B`` is 0 when no resample reaches the statistic, which says "below alpha" only from
+    ``B >= 1 / (1 - confidence)`` on (20 at 95%); ``name``: the argument's."""
     needed = math.ceil(2 / (1 - confidence) - 1e-9)  # - 1e-9: 2 / (1 - 0.9) is 20.000000000000004
     if interval in ("percentile", "bca") and n_resamples < needed:
         raise ValueError(
             f"{name} must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
+        )
+    needed = math.ceil(1 / (1 - confidence) - 1e-9)
+    if test == "bootstrap" and n_resamples < needed:
+        raise ValueError(
+            f"{name} must be at least {needed} for the bootstrap test at alpha {1 - confidence:.2g}: its p-value, the "
+            f"share of resamples reaching the statistic, is 0 when none does, which with fewer says nothing, got "
+            f"{n_resamples}"
         )
 
 

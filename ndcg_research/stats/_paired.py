@@ -33,7 +33,7 @@ from ._intervals import (
     INTERVALS,
     _mean_interval,
     bootstrap_interval,
-    check_interval_resamples,
+    check_resample_count,
 )
 from ._resampling import (
     EXACT_MAX_QUERIES,
@@ -159,7 +159,7 @@ def _test_options(
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
     interval = _interval_of(test, check_option(interval, "interval", kinds, none=True))
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
-    check_interval_resamples(n_resamples, confidence, interval)
+    check_resample_count(n_resamples, confidence, interval, test)
     seed = check_int(seed, "seed", low=0)
     return dict(test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
 
@@ -201,7 +201,7 @@ def paired_test(
         Confidence level of the interval.
     n_resamples : int, default 10000
         Bootstrap resamples and random sign vectors; at least ``2 / (1 - confidence)`` (40 at 95%) for a bootstrap
-        interval.
+        interval, ``1 / (1 - confidence)`` (20) for the bootstrap test (whose p-value, ``count / B``, can be 0).
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .._validation import check_int, check_option, check_resamples
 from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, renamed_test
-from ._intervals import ALPHA
+from ._intervals import ALPHA, check_resample_count
 from ._multiple import CORRECTIONS, TukeyHSD, _adjust_pvalues, _tukey_hsd
 from ._paired import PairTests, _pairwise_tests
 
@@ -97,7 +97,8 @@ def discriminative_power(
         The test of each pair (``paired_test``), or ``tukey_hsd`` (family-wise adjusted: ``correction`` must be None).
         (Formerly ``method``, deprecated.)
     n_resamples : int, default 1000
-        Resamples of the bootstrap (1000 as in Sakai's paper), sign-flip (Monte Carlo above 20 queries) or Tukey test.
+        Resamples of the bootstrap (1000 as in Sakai's paper; at least ``1 / alpha``), sign-flip (Monte Carlo above 20
+        queries) or Tukey test.
     correction : {"holm", "bonferroni", "bh", "none"} or None, default None
         Correction of the pairs' p-values before counting (None: Sakai's uncorrected count).
     seed, n_jobs : int, default 0 and 1
@@ -122,6 +123,7 @@ def discriminative_power(
     """
     alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
     n_resamples = check_resamples(n_resamples)
+    check_resample_count(n_resamples, 1 - alpha, "none", test)  # (no interval here)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
     matrix, names = check_scores(scores, "scores", systems)
