@@ -696,6 +696,25 @@ def test_a_queries_by_systems_frame_is_refused_not_transposed_silently():
     assert compare_systems(wide.T).systems["system"].tolist() == ["a", "b", "c"]
 
 
+def test_a_frame_in_pandas_layout_is_refused_as_ambiguous_not_read_as_many_systems():
+    # pd.DataFrame({"bm25": ..., "dense": ...}) has queries as unnamed rows 0..n-1: it was read as 20 systems of 2
+    # queries (190 pairs) where the same dict gives 2 systems; variance_components swapped its components silently.
+    from ndcg_research.stats import variance_components
+
+    rng = np.random.default_rng(4)
+    scores = {"bm25": nDCG_like(rng, 1, 20)[0], "dense": nDCG_like(rng, 1, 20)[0]}
+    frame = pd.DataFrame(scores)
+    for function in (compare_systems, pairwise_tests, variance_components):
+        with pytest.raises(
+            ValueError, match=r"unnamed rows 0..19 and named columns \('bm25', 'dense'\).*pass scores.T"
+        ):
+            function(frame)
+    assert compare_systems(frame.T).pairs.equals(compare_systems(scores).pairs)
+    # rows named by system, or a plain matrix, are read as before
+    named = pd.DataFrame(np.vstack(list(scores.values())), index=["bm25", "dense"])
+    assert compare_systems(named).systems["system"].tolist() == ["bm25", "dense"]
+
+
 def test_a_mapping_of_scores_names_its_rows_and_the_bad_value():
     # Were doctests of the private _inputs.check_scores.
     from ndcg_research.stats._inputs import check_scores

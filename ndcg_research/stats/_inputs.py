@@ -49,6 +49,16 @@ def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
                 f"{name} is a DataFrame of queries (rows, index {labels[0]!r}) x systems (columns {labels[1]!r}); "
                 f"systems are rows here: pass its transpose ({name}.T)"
             )
+        # pandas' own layout (pd.DataFrame({"bm25": ..., "dense": ...})) has observations, queries, as unnamed rows
+        # 0..n-1: read as systems they would be compared with each other, silently. Which it is, the caller says.
+        columns = getattr(value, "columns", None)
+        if _is_default_index(index) and columns is not None and not _is_default_index(columns):
+            shown = ", ".join(map(repr, list(columns)[:3])) + (", ..." if len(columns) > 3 else "")
+            raise ValueError(
+                f"{name} is a DataFrame with unnamed rows 0..{len(index) - 1} and named columns ({shown}): systems "
+                f"are its rows here; if its columns are the systems, pass {name}.T; else name its rows by system "
+                f"({name}.index = [...])"
+            )
         matrix = check_array(value, name, ndim=2)
     if not names:
         names = [f"s{i}" for i in range(matrix.shape[0])]
@@ -68,6 +78,11 @@ def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
     if len(set(systems)) != len(systems):
         raise ValueError(f"systems must name each row once, got {systems!r}")
     return Scores(matrix, systems)
+
+
+def _is_default_index(index: Any) -> bool:
+    """Whether a pandas index is the default one: unnamed positions 0..n-1 (a RangeIndex)."""
+    return type(index).__name__ == "RangeIndex" and index.name is None and index.start == 0 and index.step == 1
 
 
 def check_same_index(rows: Mapping[str, Any]) -> None:
