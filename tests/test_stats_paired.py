@@ -743,3 +743,21 @@ def test_the_bootstrap_test_refuses_too_few_resamples_to_reach_alpha():
     assert 0 < paired_test(scores[0], scores[1], test="bootstrap", interval="t", n_resamples=20).pvalue <= 1
     # the tests whose p-values are never 0 are not limited: (count + 1) / (B + 1)
     assert paired_test(scores[0], scores[1], test="permutation", exact=False, interval="t", n_resamples=1).pvalue > 0
+
+
+def test_pair_results_wilson_counts_and_boolean_pairs_are_checked_by_name():
+    # result(3) was an IndexError, result(1.5) numpy's message; wilson_interval beyond int64 a ufunc TypeError;
+    # pairs=[(True, 0)] compared rows 1 and 0 (numpy reads True beside an integer as 1)
+    from ndcg_research.stats import wilson_interval
+
+    scores = np.random.default_rng(5).normal(0.5, 0.2, (3, 30))
+    tests = pairwise_tests(scores)
+    with pytest.raises(ValueError, match=r"index must be an integer in \[0, 2\], got 3"):
+        tests.result(3)
+    with pytest.raises(TypeError, match=r"index must be an integer in \[0, 2\], got float 1.5"):
+        tests.result(1.5)
+    assert tests.result(np.int64(2)).pvalue == tests.pvalue[2]
+    with pytest.raises(ValueError, match=r"successes must be an integer in \[0, 9223372036854775807\]"):
+        wilson_interval(2**63, 2**64)
+    with pytest.raises(TypeError, match=r"pairs must hold row numbers \(integers\), not booleans, got \[\(True, 0\)\]"):
+        pairwise_tests(scores, pairs=[(True, 0)])

@@ -104,7 +104,11 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
-    successes, trials = check_int(successes, "successes", low=0), check_int(trials, "trials", low=1)
+    # int64's range: scipy's binomtest computes in it
+    successes, trials = (
+        check_int(successes, "successes", low=0, high=2**63 - 1),
+        check_int(trials, "trials", low=1, high=2**63 - 1),
+    )
     return _wilson(successes, trials, check_level(confidence, "confidence"))
 
 

@@ -143,7 +143,8 @@ class PairTests:
     method = METHOD_ALIAS
 
     def result(self, index: int) -> PairedResult:
-        """Pair ``index`` as a ``PairedResult``."""
+        """Pair ``index`` (a row of the pairs' arrays) as a ``PairedResult``."""
+        index = check_int(index, "index", low=0, high=len(self.pvalue) - 1)
         scalars = ("test", "confidence", "interval", "n_queries", "n_resamples", "exact")
         fields: dict[str, Any] = {k: getattr(self, k) for k in scalars}
         fields |= {k: float(getattr(self, k)[index]) for k in ("pvalue", "difference", "effect_size")}
@@ -277,7 +278,9 @@ def pairwise_tests(
     alpha, n_jobs = check_level(alpha, "alpha"), check_jobs(n_jobs)
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
-        pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
+        given, pairs = pairs, check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
+        if any(isinstance(x, (bool, np.bool_)) for x in np.ravel(np.asarray(given, dtype=object))):  # numpy: True is 1
+            raise TypeError(f"pairs must hold row numbers (integers), not booleans, got {given!r}")
         if pairs.shape[1] != 2:
             raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
         n_systems = matrix.shape[0]
