@@ -82,12 +82,22 @@ def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
         (b"1\t2\t3\t4\n5\t6\t\xff\t8\n", r"u\.data line 2: not UTF-8 text \(byte 0xff\)"),
         (b'"1"\t2\t3\t4\n', r"line 1: user must be an integer, got '\"1\"'"),  # quotes are not stripped
         (b'1\t"2\t3\t4\n5\t6\t3\t8\n', r"line 1: item must be an integer, got '\"2'"),  # nor span lines
+        (b"1\t2\t3\t4\n-5\t6\t3\t8\n", r"u\.data line 2: user must be >= 0, got -5"),  # it was accepted
+        (b"1\t2\t3\t-4\n", r"u\.data line 1: timestamp must be >= 0, got -4"),
     ],
 )
 def test_bad_files_name_the_line(tmp_path, content, match):
     (tmp_path / "u.data").write_bytes(content)
     with pytest.raises(ValueError, match=match):
         datasets.read_ratings(tmp_path / "u.data")
+
+
+def test_blank_lines_at_the_end_hold_no_rating(tmp_path):
+    # One blank line at the end (an editor's) was refused as "user must be an integer, got ''"; the hash is the file's
+    (tmp_path / "u.data").write_bytes(TINY + b"\n \n")
+    table = datasets.read_ratings(tmp_path / "u.data")
+    assert table.to_numpy().tolist() == TINY_ROWS
+    assert table.attrs["sha256"] == hashlib.sha256(TINY + b"\n \n").hexdigest()
 
 
 def test_inter_line_numbers_count_the_header(tmp_path):

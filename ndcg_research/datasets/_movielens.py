@@ -7,6 +7,7 @@ import hashlib
 import io
 import lzma
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -253,8 +254,9 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     FileNotFoundError
         If ``path`` does not exist, or a folder or zip holds no ratings file.
     ValueError
-        If a line is not UTF-8 text or does not have four tab-separated integers (unquoted), a
-        rating is outside 1-5, or a (user, item) pair is rated twice: the message names the file and
+        If a line is not UTF-8 text or does not have four tab-separated integers (unquoted; blank
+        lines at the end are skipped), a rating is outside 1-5, an id or a timestamp is negative,
+        or a (user, item) pair is rated twice: the message names the file and
         the line; or if a zip or wheel is damaged (cut short, altered): the message names the file.
 
     Examples
@@ -309,6 +311,8 @@ def _parse(data: bytes, source: str) -> Any:
         first_line = 2
     if not data.strip():
         raise ValueError(f"{source}: no ratings")
+    digest = hashlib.sha256(data).hexdigest()
+    data = re.sub(rb"\s+\Z", b"\n", data)  # blank lines at the end (an editor's) hold no rating
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -343,6 +347,9 @@ def _parse(data: bytes, source: str) -> Any:
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"{source} line {first_line + i}: rating must be an integer from 1 to 5, got {values[i, 2]}")
+    if (negative := np.argwhere(values < 0)).size:  # ids and Unix times are never negative
+        i, j = (int(k) for k in negative[0])
+        raise ValueError(f"{source} line {first_line + i}: {COLUMNS[j]} must be >= 0, got {values[i, j]}")
     twice = ratings.duplicated(["user", "item"]).to_numpy()
     if twice.any():
         i = int(np.flatnonzero(twice)[0])
@@ -351,7 +358,7 @@ def _parse(data: bytes, source: str) -> Any:
             f"a second time; one rating per (user, item) is expected"
         )
     ratings.attrs["source"] = source
-    ratings.attrs["sha256"] = hashlib.sha256(data).hexdigest()
+    ratings.attrs["sha256"] = digest
     return ratings
 
 
