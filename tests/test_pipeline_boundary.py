@@ -7,11 +7,26 @@ import shutil
 from pathlib import Path
 
 import matplotlib
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
 
 
+from ndcg_research.findings import (  # noqa: E402
+    Results,
+    answer,
+    cases,
+    collect,
+    labelled,
+    notebook_findings,
+    number,
+    proportion,
+    span,
+    spoken,
+    threshold,
+    worst,
+)
 from ndcg_research.pipeline import profiles, runner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,3 +117,96 @@ def test_declared_of_no_notebook_is_a_type_error(declared):
     with pytest.raises(TypeError, match="^notebook must be a path or a notebook read by nbformat, got NoneType None$"):
         declared(None)
     assert declared(FIXTURES / "01_ok.ipynb") == declared(profiles.read_notebook(FIXTURES / "01_ok.ipynb"))
+
+
+# ------------------------------------------------------------ findings.catalogue
+
+
+@pytest.mark.parametrize("function", [answer, notebook_findings])
+def test_a_missing_results_folder_is_named(tmp_path, function):
+    # each of these gave "Not available here: ... run the notebook", with no finding
+    notebook = "04_distinguishability.ipynb"
+    with pytest.raises(ValueError, match=f"^results_dir '{tmp_path / 'nope'}' does not exist$"):
+        function(notebook, tmp_path / "nope")
+    (tmp_path / "file.csv").write_text("a\n1\n")
+    with pytest.raises(ValueError, match="^results_dir '.*file.csv' is not a folder$"):
+        function(notebook, str(tmp_path / "file.csv"))
+    with pytest.raises(ValueError, match="^results_dir must be a path .*got an empty string$"):
+        function(notebook, "")
+    with pytest.raises(TypeError, match="^results_dir must be a path .*got NoneType None$"):
+        function(notebook, None)
+
+
+@pytest.mark.parametrize("function", [answer, notebook_findings])
+@pytest.mark.parametrize("notebook", ["99_nothing.ipynb", "04_Distinguishability.ipynb"])
+def test_an_unknown_notebook_is_named_with_the_known_ones(function, notebook):
+    with pytest.raises(ValueError, match=f"^notebook '{notebook}' has no findings; .*: 01_worked_example.ipynb, "):
+        function(notebook, FULL)
+
+
+def test_a_notebook_that_is_not_a_name_is_a_type_error():
+    with pytest.raises(TypeError, match="^notebook must be a path .*got int 4$"):
+        answer(4, FULL)
+
+
+def test_not_available_here_is_kept_for_a_known_notebook_without_its_tables(tmp_path):
+    assert answer("04_distinguishability.ipynb", tmp_path).text.startswith("**Answer.** Not available here: no tables")
+    assert notebook_findings("04_distinguishability.ipynb", tmp_path) == []
+
+
+def test_an_unknown_threshold_is_a_value_error_said_where():
+    # a KeyError: a rule's caller read it as a table without a column, fill() as a missing placeholder
+    with pytest.raises(ValueError, match="^no threshold named 'nope'; known: "):
+        threshold("nope")
+    with pytest.raises(ValueError, match="^the answer: no threshold named 'nope'; known: "):
+        spoken("{T[nope]}", [], "the answer")
+    with pytest.raises(TypeError, match="^name must be a str, got int 3$"):
+        threshold(3)
+
+
+def test_spoken_and_collect_check_their_arguments():
+    with pytest.raises(TypeError, match="^results must be a Results .*got str 'path'$"):
+        collect("path")  # AttributeError
+    with pytest.raises(TypeError, match=r"^findings\[0\] must be a Finding, got str 'x'$"):
+        spoken("{T[chance_p]}", ["x"], "here")
+    with pytest.raises(TypeError, match="^template must be a str, got NoneType None$"):
+        spoken(None, [], "here")
+
+
+# ------------------------------------------------------------ findings.model
+
+
+def test_cases_takes_whole_counts_of_at_most_total():
+    assert cases(3, 12_000) == "3 of 12,000"
+    with pytest.raises(TypeError, match="^count must be an integer >= 0, got float 2.5$"):
+        cases(2.5, 10)  # '2 of 10'
+    with pytest.raises(ValueError, match=r"^count must be at most total \(10\), got 11$"):
+        cases(11, 10)
+
+
+def test_proportion_takes_proportions():
+    assert proportion(0.5, 0.4, 0.6, 10) == "0.50 [0.40, 0.60]"
+    with pytest.raises(ValueError, match=r"^p must be in \[0, 1\], got 1.5$"):
+        proportion(1.5, 0.1, 0.2)
+    with pytest.raises(ValueError, match=r"^high must be in \[0, 1\], got 2.0$"):
+        proportion(0.5, 0.1, 2.0)
+    with pytest.raises(TypeError, match="^trials must be an integer >= 1 or None, got float 10.0$"):
+        proportion(0.5, 0.4, 0.6, 10.0)
+
+
+def test_span_number_worst_and_labelled_refuse_what_they_cannot_quote(tmp_path):
+    assert (span([1.0, float("nan"), 2.0]), number(float("nan")), number(0.123456, 2)) == ("1 to 2", "n/a", "0.12")
+    with pytest.raises(ValueError, match=r"^values must not be empty, got shape \(0,\)$"):
+        span([])  # numpy's zero-size message
+    with pytest.raises(TypeError, match="^digits must be an integer >= 1, got NoneType None$"):
+        number(0.5, digits=None)  # "Format specifier missing precision"
+    with pytest.raises(TypeError, match="^value must be a number, got str '0.5'$"):
+        number("0.5")
+    with pytest.raises(ValueError, match="^rows must hold at least one row"):
+        worst(pd.DataFrame(columns=["p_better_low", "p_better", "p_better_high", "replicates"]))  # IndexError
+    with pytest.raises(ValueError, match="^labels must name at least one table, got none$"):
+        labelled(Results(tmp_path), "{}", [])  # pandas' "No objects to concatenate"
+    with pytest.raises(TypeError, match="^labels must be a list of labels, got str 'ab'$"):
+        labelled(Results(tmp_path), "t_{}.csv", "ab")
+    with pytest.raises(TypeError, match="^results must be a Results, got str"):
+        labelled(str(tmp_path), "t_{}.csv", ["a"])
