@@ -12,6 +12,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from matplotlib.figure import Figure  # noqa: E402
 
 from ndcg_research.findings import (  # noqa: E402
     Results,
@@ -27,7 +28,7 @@ from ndcg_research.findings import (  # noqa: E402
     threshold,
     worst,
 )
-from ndcg_research.pipeline import profiles, runner  # noqa: E402
+from ndcg_research.pipeline import figures, headlines, profiles, runner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "results" / "full"
@@ -210,3 +211,75 @@ def test_span_number_worst_and_labelled_refuse_what_they_cannot_quote(tmp_path):
         labelled(Results(tmp_path), "t_{}.csv", "ab")
     with pytest.raises(TypeError, match="^results must be a Results, got str"):
         labelled(str(tmp_path), "t_{}.csv", ["a"])
+
+
+# ------------------------------------------------------------ pipeline.figures
+
+
+def _figure() -> Figure:
+    fig = Figure()
+    fig.add_subplot().plot([0, 1], [0, 1])
+    return fig
+
+
+@pytest.mark.parametrize(
+    "change, error, message",
+    [
+        (dict(caption=None), TypeError, "^caption must be a str, got NoneType None$"),
+        (dict(notebook=None), TypeError, "^notebook must be a str, got NoneType None$"),
+        (dict(notebook=""), ValueError, "^notebook must name the notebook"),
+        (dict(parameters=None), TypeError, "^parameters must be a Mapping, got NoneType None$"),
+        (dict(name="../escaped"), ValueError, "^name must be a figure's file stem .*, got '../escaped'$"),
+        (dict(name="sub/x"), ValueError, "^name must be a figure's file stem"),
+        (dict(name=""), ValueError, "^name must be a figure's file stem .*, got ''$"),
+        (dict(name=None), TypeError, "^name must be a str, got NoneType None$"),
+        (dict(fig=None), TypeError, "^fig must be a matplotlib Figure, got NoneType None$"),
+        (dict(figures_dir=None), TypeError, "^figures_dir must be a path"),
+    ],
+)
+def test_save_figure_checks_every_argument_before_writing(tmp_path, change, error, message):
+    # a bad caption or notebook failed after the PNG and PDF were written; "../escaped" wrote beside the folder
+    arguments = dict(
+        fig=_figure(), name="x", figures_dir=tmp_path / "figs", caption="c", notebook="n.ipynb", parameters={}
+    )
+    arguments.update(change)
+    with pytest.raises(error, match=message):
+        figures.save_figure(arguments.pop("fig"), arguments.pop("name"), **arguments)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_index_refuses_a_folder_that_does_not_exist_and_a_title_not_text(tmp_path):
+    with pytest.raises(ValueError, match=f"^figures_dir '{tmp_path / 'typo'}' does not exist$"):
+        figures.write_index(tmp_path / "typo")  # it made the folder and an empty index
+    assert not (tmp_path / "typo").exists()
+    with pytest.raises(TypeError, match="^title must be a str, got NoneType None$"):
+        figures.write_index(tmp_path, title=None)  # it wrote "# None"
+    assert not (tmp_path / "README.md").exists()
+
+
+# ------------------------------------------------------------ pipeline.headlines
+
+
+@pytest.mark.parametrize("notebook", ["distinguishability", "04", "04_"])
+def test_headline_of_a_name_that_is_not_a_notebook(notebook):
+    with pytest.raises(ValueError, match=f"^notebook must be a notebook's path .*, got '{notebook}'$"):
+        headlines.headline_of(notebook)  # IndexError
+
+
+def test_headline_of_a_notebook_without_a_study():
+    with pytest.raises(ValueError, match="^notebook '99_x.ipynb' has no study: ndcg_research/studies/x/ does not"):
+        headlines.headline_of("99_x.ipynb")  # ModuleNotFoundError
+    with pytest.raises(ValueError, match="^notebook must be a path .*got an empty string$"):
+        headlines.headline_of("")
+
+
+def test_save_headline_names_a_missing_parameter_and_a_missing_folder(tmp_path):
+    headline = headlines.headline_of(ROOT / "notebooks" / "01_worked_example.ipynb")
+    options = dict(figures_dir=tmp_path / "figs", notebook="01_worked_example.ipynb")
+    with pytest.raises(ValueError, match="^parameters has no 'gain', which headline 01_headline reads"):
+        headlines.save_headline(headline, FULL, parameters={}, **options)  # KeyError 'gain'
+    with pytest.raises(ValueError, match=f"^results_dir '{tmp_path / 'nope'}' does not exist$"):
+        headlines.save_headline(headline, tmp_path / "nope", parameters={}, **options)  # "...dtypes.json is missing"
+    with pytest.raises(TypeError, match="^headline must be a Headline, got str"):
+        headlines.save_headline("01_headline", FULL, parameters={}, **options)
+    assert not (tmp_path / "figs").exists()
