@@ -28,7 +28,7 @@ from ndcg_research.findings import (  # noqa: E402
     threshold,
     worst,
 )
-from ndcg_research.pipeline import figures, headlines, profiles, runner  # noqa: E402
+from ndcg_research.pipeline import figures, headlines, profiles, runner, tables  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "results" / "full"
@@ -283,3 +283,43 @@ def test_save_headline_names_a_missing_parameter_and_a_missing_folder(tmp_path):
     with pytest.raises(TypeError, match="^headline must be a Headline, got str"):
         headlines.save_headline("01_headline", FULL, parameters={}, **options)
     assert not (tmp_path / "figs").exists()
+
+
+# ------------------------------------------------------------ pipeline.tables
+
+
+def _run(seed: int, **columns) -> pd.DataFrame:
+    return pd.DataFrame({"cell": ["a", "b"], "p": [0.5, 0.6], "replicates": 100, "seed": seed} | columns)
+
+
+def test_replication_line_refuses_duplicate_keys():
+    # two rows per cell: the merge counted 4 "cells in common" of 2
+    doubled = pd.concat([_run(1), _run(1)], ignore_index=True)
+    with pytest.raises(ValueError, match=r"^here has 4 rows for cells .*\(keys \['cell'\]\), e.g. \['a'\]"):
+        tables.replication_line(doubled, _run(2), ["cell"], "p")
+    with pytest.raises(ValueError, match="^full has 4 rows for cells"):
+        tables.replication_line(_run(1), doubled.assign(seed=2), ["cell"], "p")
+
+
+def test_replication_line_refuses_mixed_seeds_an_empty_table_and_missing_columns():
+    with pytest.raises(ValueError, match=r"^here must be one run's table \(one seed\), got seeds \[1, 3\]$"):
+        tables.replication_line(_run(1).assign(seed=[1, 3]), _run(2), ["cell"], "p")  # the first seed was used
+    with pytest.raises(ValueError, match="^full has no rows: no run to compare$"):
+        tables.replication_line(_run(1), _run(2).iloc[:0], ["cell"], "p")  # IndexError
+    with pytest.raises(ValueError, match=r"^here lacks the columns \['seed'\]"):
+        tables.replication_line(_run(1).drop(columns="seed"), _run(2), ["cell"], "p")
+
+
+def test_replication_line_says_how_many_cells_have_no_defined_z():
+    line = tables.replication_line(_run(1, p=[0.5, float("nan")]), _run(2), ["cell"], "p")
+    assert line.startswith("replication (seed 1 here, 2 in the full profile): 2 cells in common, largest |z| = ")
+    assert line.endswith("; 1 cells without a defined |z| (NaN shares) left out")
+    every = tables.replication_line(_run(1, p=[float("nan")] * 2), _run(2), ["cell"], "p")
+    assert every.endswith("2 cells in common, none with a defined |z| (NaN shares)")
+    assert "left out" not in tables.replication_line(_run(1), _run(2), ["cell"], "p")  # (as before)
+
+
+def test_pivot_refuses_two_rows_for_one_cell():
+    t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "x", "x"], "v": [0.5, 0.7, 0.1]})
+    with pytest.raises(ValueError, match=r"^table has 2 rows for cells .*\(keys \['m', 'd'\]\), e.g. \['b', 'x'\]"):
+        tables.pivot(t, "m", "d", "v")  # 0.7 was dropped silently
