@@ -175,6 +175,7 @@ def test_index_lists_each_figure_once_sorted(tmp_path):
 
 
 def test_empty_index(tmp_path):
+    (tmp_path / "new").mkdir()  # (a folder that does not exist is refused: tests/test_pipeline_boundary.py)
     assert "(none yet)" in write_index(tmp_path / "new").read_text()
 
 

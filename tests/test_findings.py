@@ -830,7 +830,7 @@ def test_threshold_reads_the_files_values():
 def test_an_unknown_threshold_lists_the_known_ones():
     from ndcg_research.findings import threshold
 
-    with pytest.raises(KeyError, match="no threshold named 'nope'; known: .*wilson_sure_lower"):
+    with pytest.raises(ValueError, match="no threshold named 'nope'; known: .*wilson_sure_lower"):
         threshold("nope")
 
 

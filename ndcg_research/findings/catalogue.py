@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from .._validation import check_instance, check_path
 from .model import Finding, Measured, MissingTableError, Results, UnreadableTableError, limit_verdict, size
 
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
@@ -191,10 +192,12 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
 
 
 def threshold(name: str) -> Any:
-    """The value of the threshold ``name``, noted as used by the finding being evaluated."""
+    """The value of the threshold ``name``, noted as used by the finding being evaluated (ValueError if none: not a
+    KeyError, which a rule's caller reads as a table without a column, and a template's as a missing placeholder)."""
+    check_instance(name, "name", str)
     known = catalogue().thresholds
     if name not in known:
-        raise KeyError(f"no threshold named {name!r}; known: {', '.join(sorted(known))}")
+        raise ValueError(f"no threshold named {name!r}; known: {', '.join(sorted(known))}")
     used = _USED.get()
     if used is not None:
         used.add(name)
@@ -213,6 +216,8 @@ def fill(template: str, values: Mapping[str, Any], where: str) -> str:
         return template.format_map(values)
     except KeyError as error:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
+    except ValueError as error:  # an unknown {T[name]} (threshold), a malformed format spec: said where
+        raise ValueError(f"{where}: {error}") from None
 
 
 def _written(value: Any) -> Any:
@@ -334,22 +339,36 @@ def claim(key: str) -> Claim:
 
 def collect(results: Results) -> list[Finding]:
     """Evaluate every finding on the tables of ``results``."""
+    check_instance(results, "results", Results, what="a Results (findings.Results(folder))")
     return [claim(results) for claim in claims()]
 
 
 def _notebook_name(notebook: str) -> str:
-    name = Path(notebook).name
+    name = Path(check_path(notebook, "notebook")).name
     if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
         raise ValueError(
             f"notebook must be a notebook file name such as '04_distinguishability.ipynb', got {notebook!r}"
         )
+    known = sorted({text.notebook for text in catalogue().texts})
+    if name not in known:  # a typo or a wrong case read as "not available here: run the notebook"
+        raise ValueError(f"notebook {name!r} has no findings; the notebooks with findings: {', '.join(known)}")
     return name
+
+
+def _results_folder(results_dir: str | os.PathLike[str]) -> Path:
+    """``results_dir`` as a folder that exists: a missing one is a ValueError, not "no tables here: run the notebook"
+    (that is for an existing folder where the notebook has not written its tables)."""
+    folder = Path(check_path(results_dir, "results_dir"))
+    if not folder.is_dir():
+        wrong = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"results_dir {str(results_dir)!r} {wrong}")
+    return folder
 
 
 def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> list[Finding]:
     """The findings of ``notebook`` (``NN_name.ipynb``) on its own tables in ``results_dir``, those with tables."""
     name = _notebook_name(notebook)
-    results = Results(results_dir, prefix=name[:3])
+    results = Results(_results_folder(results_dir), prefix=name[:3])
     found = []
     for claim in (c for c in claims() if c.text.notebook == name):
         try:
@@ -362,6 +381,11 @@ def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> lis
 def spoken(template: str, findings: Sequence[Finding], where: str) -> str:
     """``template`` filled from ``findings``: ``{key.verdict}``, ``{key.says}`` (``page.toml``'s
     ``[verdict_words]``), ``{key.title}``, ``{key.summary}``, ``{key.<value>}``, the sources and ``{T[name]}``."""
+    check_instance(template, "template", str)
+    check_instance(where, "where", str)
+    findings = list(check_instance(findings, "findings", Sequence, what="a sequence of Finding"))
+    for position, finding in enumerate(findings):
+        check_instance(finding, f"findings[{position}]", Finding)
     page = catalogue().page
     said = {
         f.key: SimpleNamespace(
@@ -400,6 +424,7 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
     import pandas as pd
 
     name = _notebook_name(notebook)
+    _results_folder(results_dir)
     found = notebook_findings(name, results_dir)
     rows = [
         {"Finding": f.title, "Verdict": f.verdict, "Rule fixed": f.fixed, "What the tables show": f.summary}

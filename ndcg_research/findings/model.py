@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .._validation import check_array, check_instance, check_int, check_real, type_and_value
 
 #: The verdicts: "holds with qualification" is for finite claims only, "consistent with" (the measurements agree
 #: where they reach, the claim goes beyond them) for claims about n -> infinity only (:func:`limit_verdict`).
@@ -128,7 +131,7 @@ def _read_record(path: Path) -> dict[str, Any]:
 
 def size(value: int) -> str:
     """A count as a reader reads it: from 10^4 on, ``10^k`` for a power of ten, else with thousands separators."""
-    value = int(value)
+    value = check_int(value, "value")  # int(2.5) wrote 2
     if value < 10_000:
         return str(value)
     power = round(math.log10(value))
@@ -137,6 +140,9 @@ def size(value: int) -> str:
 
 def number(value: float, digits: int = 3) -> str:
     """A quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # (NaN is a value here: check_real refuses it)
+        raise TypeError(f"value must be a number, got {type_and_value(value)}")
+    digits = check_int(digits, "digits", low=1)  # None was "Format specifier missing precision"
     value = float(value)
     if math.isnan(value):
         return "n/a"
@@ -144,7 +150,10 @@ def number(value: float, digits: int = 3) -> str:
 
 
 def proportion(p: float, low: float, high: float, trials: int | None = None) -> str:
-    """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00."""
+    """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00.
+    ``p``, ``low`` and ``high`` are proportions, in [0, 1]; ``trials`` (if given) at least 1."""
+    p, low, high = (check_real(v, name, low=0, high=1) for v, name in ((p, "p"), (low, "low"), (high, "high")))
+    trials = check_int(trials, "trials", low=1, none=True)
     if p == 1 and trials is not None:
         return f"all {trials} (>= {low:.3f})"
     if p == 0 and trials is not None:
@@ -157,18 +166,28 @@ def span(values: Any, digits: int = 3) -> str:
     """The range of some numbers, as 'a to b' (or one number when they are all equal)."""
     import numpy as np
 
-    array = np.asarray(values, dtype=np.float64)
+    # (NaN is left out by nanmin and nanmax: finite=False; an empty input was numpy's "zero-size array" error)
+    array = check_array(values, "values", min_size=1, finite=False)
+    digits = check_int(digits, "digits", low=1)
     low, high = number(np.nanmin(array), digits), number(np.nanmax(array), digits)
     return low if low == high else f"{low} to {high}"
 
 
 def cases(count: int, total: int) -> str:
-    """'count of total' (large numbers as :func:`size` writes them)."""
+    """'count of total' (large numbers as :func:`size` writes them): whole counts, ``count`` at most ``total``."""
+    count, total = check_int(count, "count", low=0), check_int(total, "total", low=0)
+    if count > total:
+        raise ValueError(f"count must be at most total ({total}), got {count}")
     return f"{size(count)} of {size(total)}"
 
 
 def worst(rows: Any) -> str:
     """The smallest P(better strictly higher) of some pair-table rows, with its interval (never a bare 1)."""
+    import pandas as pd
+
+    check_instance(rows, "rows", pd.DataFrame)
+    if rows.empty:  # (it was IndexError from .iloc[0])
+        raise ValueError("rows must hold at least one row of a pair table, got none")
     row = rows.sort_values(["p_better_low", "p_better"]).iloc[0]
     if row["p_better"] == 1:
         return f"won all {int(row['replicates'])} (Wilson lower bound {row['p_better_low']:.3f})"
@@ -176,7 +195,15 @@ def worst(rows: Any) -> str:
 
 
 def labelled(results: Results, pattern: str, labels: Sequence[str]) -> Any:
-    """The tables ``pattern.format(label)`` stacked, with a ``label`` column."""
+    """The tables ``pattern.format(label)`` stacked, with a ``label`` column (``labels``: at least one, as text)."""
     import pandas as pd
 
+    check_instance(results, "results", Results)
+    check_instance(pattern, "pattern", str)
+    if isinstance(labels, str) or not isinstance(labels, Sequence):  # a str's letters would be the labels
+        raise TypeError(f"labels must be a list of labels, got {type_and_value(labels)}")
+    if not labels:  # it was pandas' "No objects to concatenate"
+        raise ValueError("labels must name at least one table, got none")
+    for position, label in enumerate(labels):
+        check_instance(label, f"labels[{position}]", str)
     return pd.concat([results.table(pattern.format(label)).assign(label=label) for label in labels], ignore_index=True)

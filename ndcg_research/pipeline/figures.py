@@ -22,6 +22,8 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from .._validation import check_instance, check_path
+
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
 
@@ -36,9 +38,20 @@ _PNG_METADATA: dict[str, Any] = {"Software": None}
 RUN_OUTPUTS = "results"
 
 
+def _check_name(name: Any) -> str:
+    """``name`` if it is a figure's file stem: a non-empty str without a path separator, not ``.`` or ``..`` (a name
+    such as ``../x`` wrote outside the figures folder, ``None`` wrote ``None.png``)."""
+    check_instance(name, "name", str)
+    separators = [sep for sep in ("/", "\\", os.sep, os.altsep) if sep]
+    if name in ("", ".", "..") or any(sep in name for sep in separators) or name != name.strip():
+        raise ValueError(f"name must be a figure's file stem (no folder, no path separator), got {name!r}")
+    return name
+
+
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
     """The PNG, PDF and JSON files of figure ``name`` in ``figures_dir``."""
-    return [Path(figures_dir) / f"{name}{suffix}" for suffix in (".png", ".pdf", ".json")]
+    _check_name(name)
+    return [Path(check_path(figures_dir, "figures_dir")) / f"{name}{suffix}" for suffix in (".png", ".pdf", ".json")]
 
 
 def save_figure(
@@ -52,12 +65,20 @@ def save_figure(
     seed: int | Sequence[int] | None = None,
 ) -> list[Path]:
     """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus its provenance ``<name>.json``; return the three files.
-    ``parameters`` must convert to JSON (TypeError otherwise); the machine-specific output folders are dropped."""
-    folder = Path(figures_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    ``parameters`` must convert to JSON (TypeError otherwise); the machine-specific output folders are dropped.
+    Every argument is checked before a file is written (a bad caption left a PNG and a PDF without a record)."""
+    check_instance(fig, "fig", Figure, what="a matplotlib Figure")
+    _check_name(name)
+    folder = Path(check_path(figures_dir, "figures_dir"))
+    check_instance(caption, "caption", str)
+    check_instance(notebook, "notebook", str)
+    if not notebook:  # Path("") is the working directory
+        raise ValueError("notebook must name the notebook that makes the figure, got an empty string")
+    check_instance(parameters, "parameters", Mapping)
     png, pdf, record = figure_files(name, folder)
     stored = {str(k): _to_json(v, f"parameters[{k!r}]") for k, v in parameters.items() if k not in _PATH_PARAMETERS}
     clean_seed = _to_json(seed, "seed")
+    folder.mkdir(parents=True, exist_ok=True)  # (only once every argument is known to be good)
 
     fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
     fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
@@ -134,9 +155,13 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") -> Path:
-    """Write and return ``<figures_dir>/README.md``: one row per provenance record, by name (no dates: no churn)."""
-    folder = Path(figures_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write and return ``<figures_dir>/README.md``: one row per provenance record, by name (no dates: no churn).
+    ``figures_dir`` must be a folder that exists (a typo made a new folder holding an empty index)."""
+    folder = Path(check_path(figures_dir, "figures_dir"))
+    check_instance(title, "title", str)  # None wrote "# None"
+    if not folder.is_dir():
+        wrong = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"figures_dir {str(figures_dir)!r} {wrong}")
     records = []
     for path in sorted(folder.glob("*.json")):
         with contextlib.suppress(ValueError):

@@ -15,6 +15,7 @@ from typing import Any
 import matplotlib
 from matplotlib.figure import Figure
 
+from .._validation import check_instance, check_path
 from . import profiles
 from .figures import read_provenance, save_figure, write_index
 from .style import COLUMN_STYLE
@@ -38,7 +39,18 @@ class Headline:
 def headline_of(notebook: str | os.PathLike[str]) -> Headline:
     """The ``HEADLINE`` of ``ndcg_research.studies.<name>.plots`` (or ``.figures``) of notebook ``NN_<name>.ipynb``,
     which must be the headline the notebook declares."""
-    study = Path(notebook).stem.split("_", 1)[1]
+    stem = Path(check_path(notebook, "notebook")).stem
+    number, _, study = stem.partition("_")
+    if not (len(number) == 2 and number.isdigit() and study):  # "distinguishability" or "04" was an IndexError
+        raise ValueError(
+            f"notebook must be a notebook's path such as 'notebooks/04_distinguishability.ipynb', got {str(notebook)!r}"
+        )
+    try:
+        package = importlib.util.find_spec(f"ndcg_research.studies.{study}")
+    except ModuleNotFoundError:  # a dotted stem: its first part is no study
+        package = None
+    if package is None:  # (find_spec of its plots module raised ModuleNotFoundError)
+        raise ValueError(f"notebook {str(notebook)!r} has no study: ndcg_research/studies/{study}/ does not exist")
     modules = (f"ndcg_research.studies.{study}.{name}" for name in ("plots", "figures"))
     found = next((module for module in modules if importlib.util.find_spec(module)), None)
     if found is None:
@@ -62,20 +74,44 @@ def save_headline(
     seed: Any = None,
 ) -> Figure:
     """Draw ``headline`` from the tables in ``results_dir``, save it (:func:`~.figures.save_figure`) in
-    :data:`~.style.COLUMN_STYLE` and return it, to display."""
-    results = Path(results_dir)
-    fig = headline.draw(results, parameters)
+    :data:`~.style.COLUMN_STYLE` and return it, to display. ``parameters``: the run's, holding every one the headline
+    reads (a missing one is a ValueError naming it)."""
+    check_instance(headline, "headline", Headline)
+    results = Path(check_path(results_dir, "results_dir"))
+    if not results.is_dir():  # (it was "<table>.csv.dtypes.json is missing", as if one table lacked its types)
+        wrong = "is not a folder" if results.exists() else "does not exist"
+        raise ValueError(f"results_dir {str(results_dir)!r} {wrong}")
+    check_path(figures_dir, "figures_dir")
+    check_instance(notebook, "notebook", str)
+    read = _Parameters(check_instance(parameters, "parameters", Mapping), headline.name)
+    fig = headline.draw(results, read)
     with matplotlib.rc_context(COLUMN_STYLE):  # saved the same way whatever the notebook's global style
         save_figure(
             fig,
             headline.name,
             figures_dir=figures_dir,
-            caption=headline.caption(results, parameters),
+            caption=headline.caption(results, read),
             notebook=notebook,
             parameters=parameters,
             seed=seed,
         )
     return fig
+
+
+class _Parameters(dict[str, Any]):
+    """A run's parameters as a headline reads them: one it lacks is a ValueError naming it (a bare KeyError 'gain'
+    did not say that the parameters given were incomplete)."""
+
+    def __init__(self, parameters: Mapping[str, Any], headline: str) -> None:
+        super().__init__(parameters)
+        self.headline = headline
+
+    def __missing__(self, key: str) -> Any:
+        given = ", ".join(map(str, self)) or "none"
+        raise ValueError(
+            f"parameters has no {key!r}, which headline {self.headline} reads (given: {given}): pass the run's "
+            "parameters, as its figures' provenance records hold them"
+        )
 
 
 def _run_record(figures: Path, name: str, notebook: str) -> dict[str, Any]:

@@ -7,10 +7,12 @@ import functools
 import io
 import os
 import tokenize
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .._validation import check_path, type_and_value
 
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 #: The project's key of a notebook's metadata, and the parameters the runner injects into every notebook.
@@ -41,10 +43,10 @@ def repo_root() -> Path:
 
 def given_path(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a :class:`~pathlib.Path`; an empty one is a :class:`RunnerError` naming ``what`` (``Path("")`` is
-    the working directory: an empty option would silently run there)."""
-    if not os.fspath(path):
+    the working directory: an empty option would silently run there); one that is not a path is a TypeError."""
+    if isinstance(path, str) and not path:
         raise RunnerError(f"{what} is empty ('')")
-    return Path(path)
+    return Path(check_path(path, what))
 
 
 def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
@@ -60,10 +62,27 @@ def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
 
 
 def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what: str = "--only") -> list[Path]:
-    """The notebooks named in ``only`` (stem, file name or number) in run order; all if none (``what``: the option)."""
-    names = list(only or [])
-    if not names:
+    """The notebooks named in ``only`` (stem, file name or number, each as text: ``"01"``, ``"1"``) in run order; all
+    if ``None`` (``what``: the option). A str is refused (its letters would name notebooks: ``"14"`` ran 01 and 04), so
+    are an empty list (it ran every notebook, as None does) and a name that is not text: a number is given as text,
+    as the command line gives it, never as an int."""
+    if only is None:
         return list(notebooks)
+    if isinstance(only, str | bytes):
+        give = f": give [{only!r}]" if only else ""
+        raise TypeError(f"{what} must be a list of notebook names, not a single {type_and_value(only)}{give}")
+    try:
+        names = list(only)
+    except TypeError:
+        raise TypeError(f"{what} must be a list of notebook names or None, got {type_and_value(only)}") from None
+    if not names:
+        raise ValueError(f"{what} must name at least one notebook, got an empty {type(only).__name__} (None runs all)")
+    for position, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(
+                f"{what} must hold notebook names as text (stem, file name or number such as '01'), got "
+                f"{type_and_value(name)} at position {position}"
+            )
     chosen: set[Path] = set()
     for name in names:
         matches = [
@@ -166,15 +185,24 @@ def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
 
 def declared_headline(notebook: str | os.PathLike[str] | Any) -> str | None:
     """The headline (one of its figures) a notebook declares in its metadata, or None."""
-    nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
+    nb = _read(notebook)
     name = (nb.metadata.get(METADATA_KEY, {}) or {}).get("headline")
     if name is not None and name not in _declared(nb, "figures"):
         raise RunnerError(f"metadata[{METADATA_KEY!r}]['headline'] must name a declared figure, got {name!r}")
     return name
 
 
+def _read(notebook: str | os.PathLike[str] | Any) -> Any:
+    """The notebook a path names, or ``notebook`` itself if it is one already read (it has a ``metadata`` mapping)."""
+    if isinstance(notebook, str | os.PathLike):
+        return read_notebook(notebook)
+    if not isinstance(getattr(notebook, "metadata", None), Mapping):  # None gave AttributeError: 'NoneType' ...
+        raise TypeError(f"notebook must be a path or a notebook read by nbformat, got {type_and_value(notebook)}")
+    return notebook
+
+
 def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
-    nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
+    nb = _read(notebook)
     names = (nb.metadata.get(METADATA_KEY, {}) or {}).get(kind, [])
     if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
         raise RunnerError(f"metadata[{METADATA_KEY!r}][{kind!r}] must be a list of names, got {names!r}")
@@ -191,7 +219,7 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
     value) with their lines' comments (but those inside a default of several lines, which it shows), parsed with
     :mod:`ast` (papermill gives up on ``k = 6  # "a" (b)``). ``c, d = 1, 2`` gives each name its element; a tuple
     target with any other value (``c, d = f()``, ``c, *d = ...``) is refused: it has no default to show per name."""
-    name = Path(path).name
+    name = Path(check_path(path, "path")).name
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
         raise RunnerError(
@@ -253,15 +281,18 @@ def _defaults(target: ast.expr, value: ast.expr, source: str, notebook: str) -> 
 
 
 def read_notebook(path: str | os.PathLike[str]) -> Any:
-    """The notebook at ``path`` (nbformat 4); a missing file is a :class:`RunnerError`."""
+    """The notebook at ``path`` (nbformat 4); a missing file, or a folder, is a :class:`RunnerError`."""
     import nbformat
 
+    check_path(path, "path")  # str(None) would be read as a file named 'None'
     try:
         notebook = nbformat.read(str(path), as_version=4)
         nbformat.validate(notebook)
         return notebook
     except FileNotFoundError as exc:
         raise RunnerError(f"notebook {str(path)!r} does not exist") from exc
+    except IsADirectoryError as exc:
+        raise RunnerError(f"notebook {str(path)!r} is a directory, not a notebook file") from exc
     except (ValueError, TypeError, KeyError, AttributeError, nbformat.ValidationError) as exc:
         # not JSON (NotJSONError is a ValueError), or JSON that is not a notebook (nbformat's conversion
         # fails on missing or mistyped fields before its validation can say so)

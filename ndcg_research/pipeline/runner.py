@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._validation import check_int
+from .._validation import check_bool, check_instance, check_int
 from . import profiles
 from .profiles import (
     DEFAULT_TIMEOUT,
@@ -111,6 +111,9 @@ def publishing(*, partial: bool, publish: bool | None, other: Sequence[str] = ()
     """Does a run write the committed ``figures/`` and ``results/full/``? Only a run of the full profile of
     ``notebooks/`` and its ``profiles.yaml`` into the default folders (``other``: the options saying otherwise, e.g.
     ``--output``, which an explicit ``publish`` may not be given with): as asked, else when it runs every notebook."""
+    partial = check_bool(partial, "partial")
+    # None (not asked) is the default that decides from the run; any other non-bool ("no", 1) was read as true
+    publish = check_bool(publish, "publish", none=True)
     if publish and other:
         raise RunnerError(
             "--publish writes the committed figures/ and results/full/ from the full profile of notebooks/ and "
@@ -161,7 +164,11 @@ def plan_run(
     results_dir: str | os.PathLike[str] | None = None,
     publish: bool | None = None,
 ) -> RunPlan:
-    """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
+    """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast. ``only``: a list
+    of notebook names (:func:`~.profiles.select_notebooks`), or None for every notebook; ``publish``: True, False, or
+    None to publish only a run of every notebook of the full profile (:func:`publishing`)."""
+    check_instance(profile, "profile", str)  # a list was "unhashable type: 'list'"
+    publish = check_bool(publish, "publish", none=True)  # before anything: "no" or 1 published a partial run
     for option, given in (
         ("--output", output),
         ("--notebooks-dir", notebooks_dir),
@@ -256,6 +263,7 @@ def reproduce(
     """Execute the notebooks under a profile, check their figures and tables, and index the figures; raise
     :class:`RunnerError` before any notebook runs, :class:`RunFailed` after all ran if some failed."""
     timeout = check_int(timeout, "timeout", low=1, none=True)  # (before any folder is made)
+    progress = check_bool(progress, "progress", none=True)
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(
         profile,
@@ -536,6 +544,8 @@ def store(
     :func:`kernel_metadata`; return those rewritten. A failure leaves that notebook and the later ones as they were."""
     import nbformat
 
+    timeout = check_int(timeout, "timeout", low=1, none=True)  # (checked here too when execute is False)
+    execute = check_bool(execute, "execute")  # "no" would execute
     out = stream if stream is not None else sys.stdout
     nb_dir = notebooks_dir if notebooks_dir is not None else profiles.repo_root() / "notebooks"
     selected = select_notebooks(discover_notebooks(nb_dir), only)

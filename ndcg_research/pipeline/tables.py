@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_instance
 from ..findings import threshold
 from ..stats import CONFIDENCE, wilson_interval
 from ..stats._replication import family_confidence, proportion_z
@@ -27,7 +28,10 @@ UNRESOLVED_WIDTH = 2.0
 
 
 def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
-    """A wide view of a tidy table, rows and columns in their order of first appearance."""
+    """A wide view of a tidy table, rows and columns in their order of first appearance; two rows for one cell are a
+    ValueError naming it (``aggfunc="first"`` kept one of them silently)."""
+    keys = [*([index] if isinstance(index, str) else index), *([columns] if isinstance(columns, str) else columns)]
+    _refuse_duplicates(table, keys, "table")
     return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
 
 
@@ -169,23 +173,57 @@ def gaps_resolved(
     return pd.Series(np.isin(np.arange(len(fits)), resolved), index=fits.index, dtype=bool)
 
 
+def _refuse_duplicates(table: pd.DataFrame, keys: Sequence[str], name: str) -> None:
+    """ValueError naming the first cell (equal ``keys``) that two rows of ``table`` give."""
+    repeated = table.duplicated(subset=list(keys), keep=False)
+    if repeated.any():
+        cell = table.loc[repeated, list(keys)].iloc[0].tolist()
+        raise ValueError(
+            f"{name} has {int(repeated.sum())} rows for cells that another row gives too (keys {list(keys)}), e.g. "
+            f"{cell}: one row per cell"
+        )
+
+
 def replication_line(
     here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str], share: str, trials: str = "replicates"
 ) -> str:
     """One sentence comparing two independent runs' shares in their common cells (equal ``keys``): the largest
-    two-proportion |z| and how many exceed :data:`REPLICATION_Z` (0.27% of the cells expected by chance)."""
-    seed_here, seed_full = int(here["seed"].iloc[0]), int(full["seed"].iloc[0])
+    two-proportion |z| and how many exceed :data:`REPLICATION_Z` (0.27% of the cells expected by chance). Each table
+    is one run (one seed), non-empty, with one row per cell; a cell whose |z| is undefined (a NaN share) counts in
+    neither the largest |z| nor the exceedances, and the sentence says how many there are."""
+    keys = list(keys)
+    seeds = []
+    for name, table in (("here", here), ("full", full)):
+        check_instance(table, name, pd.DataFrame)
+        missing = [c for c in (*keys, share, trials, "seed") if c not in table.columns]
+        if missing:
+            raise ValueError(f"{name} lacks the columns {missing} (it has {list(table.columns)})")
+        if table.empty:  # (it was an IndexError)
+            raise ValueError(f"{name} has no rows: no run to compare")
+        run_seeds = table["seed"].unique().tolist()
+        if len(run_seeds) != 1:  # the first row's seed was taken for the run's
+            raise ValueError(f"{name} must be one run's table (one seed), got seeds {sorted(run_seeds)}")
+        _refuse_duplicates(table, keys, name)  # (a merge on them counted every pair of rows as a cell)
+        seeds.append(int(run_seeds[0]))
+    seed_here, seed_full = seeds
     if seed_here == seed_full:
         return "this run is the full profile itself: no independent replication to compare with"
-    both = here.merge(full, on=list(keys), suffixes=("", "_full"))
+    both = here.merge(full, on=keys, suffixes=("", "_full"))
     if both.empty:
         return f"replication: no cell in common with the full profile (seed {seed_full})"
     z = proportion_z(both[share], both[trials], both[f"{share}_full"], both[f"{trials}_full"]).abs()
     chance = 0.0027 * len(both)
+    undefined = int(z.isna().sum())
+    if undefined == len(both):
+        return (
+            f"replication (seed {seed_here} here, {seed_full} in the full profile): {len(both)} cells in common, "
+            "none with a defined |z| (NaN shares)"
+        )
     return (
         f"replication (seed {seed_here} here, {seed_full} in the full profile): {len(both)} cells in common, "
         f"largest |z| = {z.max():.2f}, |z| > {REPLICATION_Z:g} in {int((z > REPLICATION_Z).sum())} "
         f"(about {chance:.1f} expected by chance)"
+        + (f"; {undefined} cells without a defined |z| (NaN shares) left out" if undefined else "")
     )
 
 
