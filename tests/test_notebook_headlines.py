@@ -72,3 +72,12 @@ def test_the_committed_headline_is_what_the_code_draws_from_the_committed_tables
     assert drawn["caption"] == record["caption"], f"{name}: the committed caption is stale"
     assert drawn["layout"]["texts"] == record["layout"]["texts"], f"{name}: the committed figure's texts are stale"
     assert drawn["layout"] == record["layout"], f"{name}: the committed figure's size or text sizes are stale"
+
+
+def test_the_redraw_command_reports_a_bad_notebook_name_in_one_line(capsys):
+    # `--only 99` was a RunnerError traceback (the selection ran outside the command's error handling)
+    assert headlines.main(["--only", "99"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("error: --only '99' matches no notebook; available: 01_worked_example") and err.count("\n") == 1
+    )

@@ -137,8 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=root / "results" / "full", help="default: results/full")
     parser.add_argument("--figures", type=Path, default=root / "figures", help="default: figures")
     args = parser.parse_args(argv)
-    selected = profiles.select_notebooks(profiles.discover_notebooks(root / "notebooks"), args.only)
     try:
+        selected = profiles.select_notebooks(profiles.discover_notebooks(root / "notebooks"), args.only)
         for path in filter(profiles.declared_headline, selected):
             headline = headline_of(path)
             record = _run_record(args.figures, headline.name, path.name)
@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print(f"wrote {args.figures / headline.name}.png")
         write_index(args.figures)
-    except profiles.RunnerError as exc:
+    except (profiles.RunnerError, ValueError, OSError) as exc:  # a bad name, folder or table: one line
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
