@@ -107,6 +107,28 @@ def test_run_matrices_pair_the_queries(files):
     assert data.systems == collection.systems and data.queries.size == 30
 
 
+def test_query_ids_that_are_not_utf8_are_compared_and_named(tmp_path):
+    # evaluate keeps such ids (surrogate escapes); run_matrices put them in pandas' str indexes, which refuse them:
+    # compare failed with "'utf-8' codec can't encode character '\\udcff'"
+    (tmp_path / "qrels").write_bytes(b"q1 0 a 1\nq1 0 b 0\n\xff 0 a 1\n\xff 0 b 2\nq3 0 a 1\n")
+    (tmp_path / "r1").write_bytes(
+        b"q1 Q0 a 1 1 t\nq1 Q0 b 2 0.5 t\n\xff Q0 a 1 1 t\n\xff Q0 b 2 0.5 t\nq3 Q0 a 1 1 t\n"
+    )
+    (tmp_path / "r2").write_bytes(b"q1 Q0 b 1 1 u\nq1 Q0 a 2 0.5 u\n\xff Q0 b 1 1 u\n\xff Q0 a 2 0.5 u\n")
+    data = run_matrices(tmp_path / "qrels", [tmp_path / "r1", tmp_path / "r2"], "ndcg", complete=False)
+    assert data.queries.tolist() == ["q1", "\udcff"]  # sorted as evaluate sorts them (their bytes)
+    one, two = 1 / np.log2(3), (1 + 2 / np.log2(3)) / (2 + 1 / np.log2(3))  # by hand: r2 on q1, r1 on \xff
+    np.testing.assert_allclose(data.matrices["ndcg"], [[1.0, two], [one, 1.0]], rtol=1e-12)
+    assert any("1 query left out of the comparison ('q3')" in note for note in data.notes)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert (
+            main(["compare", "--answered-only", str(tmp_path / "qrels"), str(tmp_path / "r1"), str(tmp_path / "r2")])
+            == 0
+        )
+    assert "r1" in out.getvalue() and "r2" in out.getvalue()
+
+
 def test_errors_are_reported(files, tmp_path):
     _, qrels, runs = files
     status, _, err = invoke("compare", qrels, runs[0])
