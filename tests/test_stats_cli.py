@@ -127,6 +127,13 @@ def test_query_ids_that_are_not_utf8_are_compared_and_named(tmp_path):
             == 0
         )
     assert "r1" in out.getvalue() and "r2" in out.getvalue()
+    # a run file whose name is not UTF-8 is named by its surrogate escapes, as evaluate names it (it failed alike)
+    odd = tmp_path / "r\udcff"
+    odd.write_bytes((tmp_path / "r1").read_bytes())
+    comparison = compare_systems(
+        run_matrices(tmp_path / "qrels", [odd, tmp_path / "r2"], "ndcg").matrices["ndcg"], systems=["r\udcff", "r2"]
+    )
+    assert comparison.pairs["system_a"].tolist() == ["r\udcff"]
 
 
 def test_errors_are_reported(files, tmp_path):

@@ -77,10 +77,7 @@ def save_headline(
     :data:`~.style.COLUMN_STYLE` and return it, to display. ``parameters``: the run's, holding every one the headline
     reads (a missing one is a ValueError naming it)."""
     check_instance(headline, "headline", Headline)
-    results = Path(check_path(results_dir, "results_dir"))
-    if not results.is_dir():  # (it was "<table>.csv.dtypes.json is missing", as if one table lacked its types)
-        wrong = "is not a folder" if results.exists() else "does not exist"
-        raise ValueError(f"results_dir {str(results_dir)!r} {wrong}")
+    results = Path(check_path(results_dir, "results_dir"))  # (it may not exist: a headline need not read tables)
     check_path(figures_dir, "figures_dir")
     check_instance(notebook, "notebook", str)
     read = _Parameters(check_instance(parameters, "parameters", Mapping), headline.name)

@@ -131,15 +131,20 @@ def compare_systems(
     # zero-width interval is that mean exactly (a + (b - a) is b for floats this close), a t interval centred on it.
     shift = mean - matrix.mean(axis=1)
     low, high = low + shift, high + shift
-    system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
+    # Names as objects: a run file's name that is not UTF-8 holds surrogate escapes, which pandas' str dtype refuses
+    labels = np.asarray(names, dtype=object)
+    system = pd.Series(labels, dtype=object)
+    system_table = pd.DataFrame({"system": system, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
     # With tukey, the pairs' t tests (never exact) give every column but the p-values.
     options: dict[str, Any] = dict(test="t" if test == "tukey" else test, interval=interval, confidence=confidence)
     tests = _pairwise_tests(matrix, None, alpha=ALPHA, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
     pvalue = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue if test == "tukey" else tests.pvalue
-    labels = np.asarray(names, dtype=object)
     columns = ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
-    pairs = {"system_a": labels[tests.first], "system_b": labels[tests.second]}
+    pairs = {
+        "system_a": pd.Series(labels[tests.first], dtype=object),
+        "system_b": pd.Series(labels[tests.second], dtype=object),
+    }
     pairs |= {key: getattr(tests, key) for key in columns}
     pair_table = pd.DataFrame({**pairs, "pvalue": pvalue, "pvalue_adjusted": _adjust_pvalues(pvalue, correction)})
     used = n_resamples if test == "tukey" else tests.n_resamples
