@@ -90,6 +90,15 @@ class Streams:
         self.new = (lambda: library.LZMADecompressor(library.FORMAT_XZ)) if self.xz else library.BZ2Decompressor
 
     def read(self, size: int) -> bytes:
+        """Up to ``size`` bytes, from as many streams as hold them (one a call made a block of each tiny stream)."""
+        parts = []
+        while size > 0 and (part := self._read_stream(size)):
+            parts.append(part)
+            size -= len(part)
+        return b"".join(parts)
+
+    def _read_stream(self, size: int) -> bytes:
+        """Up to ``size`` bytes of the current (or next) stream; b"" at the end."""
         while True:
             if self.decompressor is not None and self.decompressor.eof:  # a stream ended: what it was given past it
                 self.raw, self.decompressor = self.decompressor.unused_data + self.raw, None
