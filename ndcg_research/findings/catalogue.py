@@ -356,12 +356,11 @@ def _notebook_name(notebook: str) -> str:
 
 
 def _results_folder(results_dir: str | os.PathLike[str]) -> Path:
-    """``results_dir`` as a folder that exists: a missing one is a ValueError, not "no tables here: run the notebook"
-    (that is for an existing folder where the notebook has not written its tables)."""
+    """``results_dir`` as a folder's path: a file is a ValueError; a folder not there holds no tables (a notebook
+    opened outside a checkout, or before its run: its answer says "not available here", as it should)."""
     folder = Path(check_path(results_dir, "results_dir"))
-    if not folder.is_dir():
-        wrong = "is not a folder" if folder.exists() else "does not exist"
-        raise ValueError(f"results_dir {str(results_dir)!r} {wrong}")
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"results_dir {str(results_dir)!r} is not a folder")
     return folder
 
 
