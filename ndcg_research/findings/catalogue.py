@@ -423,8 +423,7 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
     import pandas as pd
 
     name = _notebook_name(notebook)
-    _results_folder(results_dir)
-    found = notebook_findings(name, results_dir)
+    found = notebook_findings(name, results_dir)  # (which checks results_dir)
     rows = [
         {"Finding": f.title, "Verdict": f.verdict, "Rule fixed": f.fixed, "What the tables show": f.summary}
         for f in found
