@@ -13,8 +13,6 @@ from ..core import format_number, parse_call, parse_discount, parse_gain
 
 #: A trec_eval gain map: (grade, gain) pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
-#: trec_eval's default cut-offs of ``ndcg_cut``, as ``ndcg_cut.K1,K2,...`` lists them.
-TREC_CUTOFFS = "5,10,15,20,30,100,200,500,1000"
 VALID_MEASURES = (
     "valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) "
     "and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,..."
@@ -105,6 +103,7 @@ _STRTOD = re.compile(
     r"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
     r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)"
 )
+_TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.0*)?")  # a whole number (a fraction would be truncated by atol)
 
 
 def atof_refusal(text: str) -> str:
@@ -128,9 +127,6 @@ def atof_refusal(text: str) -> str:
     else:  # inf, nan
         what = "is not a finite number"
     return f"{what} (trec_eval's atof reads {read}{rest})"
-
-
-_TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.0*)?")  # a whole number (a fraction would be truncated by atol)
 
 
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
@@ -273,7 +269,7 @@ def _parse_one(text: str) -> list[Measure]:
     stripped = text.strip()
     name, dot, params = stripped.partition(".")
     if name == "ndcg_cut":
-        return _trec_cutoffs(stripped, params if dot else TREC_CUTOFFS)
+        return _trec_cutoffs(stripped, params if dot else "5,10,15,20,30,100,200,500,1000")  # trec_eval's defaults
     if name == "ndcg" and dot and "(" not in stripped:
         return [_trec_gains(stripped, params)]
     return [_parse_spec(text)]
