@@ -597,6 +597,8 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
         ("ndcg.1=2,-2=5", r"grade -2 is below 0: .*grade -2's to every document judged below 0 \(never to the ideal\)"),
         ("ndcg.-5=5", r"grade -5 is below 0: .*and another negative grade's to none"),
         ("ndcg_cut.2.5", r"cut-off '2.5' is not a whole number \(trec_eval's atol would read 2\)"),
+        # C's atol skips only C's blanks: \x1c (a blank to Python's lstrip) stops it at once (it said "would read 5")
+        ("ndcg_cut.\x1c5", r"cut-off '\\x1c5' is not a whole number \(trec_eval's atol would read 0\)"),
         ("ndcg.1=1_0", r"gain '1_0' is not a number \(trec_eval's atof reads 1 and ignores the rest\)"),
         # trec_eval's atof reads these (gain_init.c): they were "not a number" (checked with the binary: 0x10 is 16)
         ("ndcg.1=0x10", r"gain '0x10' is a hexadecimal number, .* \(trec_eval's atof reads 16\)"),

@@ -162,7 +162,7 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = columns.fraction
         what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
-        atol_reads = f"; trec_eval's atol would read {atol(text.strip())}" if conv.name == "trec_eval" else ""
+        atol_reads = f"; trec_eval's atol would read {atol(text)}" if conv.name == "trec_eval" else ""
         raise InputError(
             f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
             f"{conv.name!r}{atol_reads})"

@@ -142,7 +142,7 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
                 f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
-                f"read {atol(p.lstrip())}); {VALID_MEASURES}"
+                f"read {atol(p)}); {VALID_MEASURES}"
             )
         # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
         cutoffs.append(min(atol(p), 2**63 - 1))
@@ -160,9 +160,10 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
 
 
 def atol(text: str) -> int:
-    """What C's ``atol`` reads from ``text`` (its leading blanks stripped by the caller): a sign and digits, else 0."""
-    match = re.match(r"[+-]?[0-9]+", text)
-    return int(match.group()) if match else 0
+    """What C's ``atol`` reads from ``text``: leading C blanks (isspace; not Python's wider set) skipped, then a sign
+    and digits, else 0."""
+    match = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
+    return int(match.group(1)) if match else 0
 
 
 def _trec_gains(measure: str, params: str) -> Measure:
