@@ -89,14 +89,12 @@ def _first(mask: np.ndarray) -> int | None:  # the row a message names
     return int(mask.argmax()) if mask.any() else None
 
 
-_KINDS = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
-
-
 def id_kind(value: Any) -> str:
     """The kind of an id as messages name it: strings, bytes, booleans, integers, floats, else its type's name."""
     t = type(value)
+    kinds = {"booleans": (bool, np.bool_), "integers": (int, np.integer), "floats": (float, np.floating)}
     kind = "strings" if issubclass(t, str) else "bytes" if issubclass(t, BYTES) else t.__name__
-    return next((k for k, types in _KINDS.items() if issubclass(t, types)), kind)  # (a bool is an int: first)
+    return next((k for k, types in kinds.items() if issubclass(t, types)), kind)  # (a bool is an int: first)
 
 
 def _kinds_error(values: np.ndarray, label: str, at: Callable[[int], str]) -> InputError:
