@@ -722,3 +722,14 @@ def test_a_run_whose_query_ids_match_none_of_the_judged_is_refused_unless_zeros_
     # One judged query ranked is enough: the others score 0 under the default, as before.
     (tmp_path / "run").write_text("q1 Q0 a 1 1.0 t\n")
     assert evaluate(tmp_path / "qrels", tmp_path / "run").mean() == 0.5  # q1: 1, q2: 0
+
+
+def test_a_tag_that_is_not_text_is_kept_as_text():
+    # A ranx Run's name or a DataFrame's attrs["run"] may be any value; Evaluation.tags holds text (an int was kept).
+    from ranx import Run
+
+    frame = pd.DataFrame({"query": ["1"], "doc": ["10"], "score": [1.0]})
+    frame.attrs["run"] = 7
+    named = Run({"1": {"10": 1.0}}, name=5)
+    result = evaluate(_qrels(), {"frame": frame, "ranx": named})
+    assert result.tags == ("7", "5")

@@ -286,7 +286,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
         if type(table).__name__ != ("Qrels" if kind == "qrels" else "Run"):  # the class says which it is
             raise InputError(f"a {source} was given as the {kind}: give a ranx {'Qrels' if kind == 'qrels' else 'Run'}")
-        return _dict_columns(table.to_dict(), kind, source, tag)
+        return _dict_columns(table.to_dict(), kind, source, None if tag is None else str(tag))  # (tags are text)
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")
     source = f"{kind} DataFrame"
@@ -323,7 +323,7 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         _id_array(table[c], c, where, f"{source} column {c!r}", lambda i: row(i).strip().removeprefix("row at "))
         for c in (query, doc)
     )
-    tag = table.attrs.get("run")
+    tag = None if table.attrs.get("run") is None else str(table.attrs["run"])  # (tags are text: any attrs value)
     return Columns(query_ids, doc_ids, values, kind, source, tag, labels, fraction=fraction, named_by="label")
 
 
