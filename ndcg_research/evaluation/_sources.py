@@ -178,11 +178,10 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
             yield b"".join([*carry, chunk])
             return
         end = chunk.rfind(b"\n") + 1
-        if not end:
-            carry.append(chunk)
-            continue
-        yield b"".join([*carry, chunk[:end]])
-        carry = [chunk[end:]]
+        if end:
+            yield b"".join([*carry, chunk[:end]])
+            carry = []
+        carry.append(chunk[end:])
     if any(carry):
         yield b"".join(carry)
 
