@@ -70,8 +70,7 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        first = self.first_line
-        return self.lines if self.lines is not None else np.arange(first, first + len(self), dtype=np.int64)
+        return self.lines if self.lines is not None else self.first_line + np.arange(len(self), dtype=np.int64)
 
     def __getitem__(self, rows: slice) -> "Columns":
         """The rows of a slice without step (Arrow slices and numpy views: no copy)."""
@@ -391,8 +390,7 @@ def query_blocks(
             yield Columns.concat([*waiting, columns[:cut]] if cut else waiting)
             waiting = []
         waiting.append(columns[cut:])  # (cut 0: a query longer than a block goes on)
-    if waiting:
-        yield Columns.concat(waiting)
+    yield Columns.concat(waiting)  # (never empty: a run without rows is refused)
 
 
 def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
@@ -406,8 +404,7 @@ _FEATURE = re.compile(rb"[0-9]+:" + _SCORE.pattern + rb"|[0-9]+:[+-]?(?i:inf(?:i
 
 
 def _numbered_lines(path: PathLike, what: str, skip: bool = True) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of the data lines of a small line-by-line file (``skip``: blank and '#' comment lines
-    skipped; else every line is data)."""
+    """(line number, line) of a small line-by-line file; ``skip``: without its blank and '#' comment lines."""
     first_line = 1
     with open_source(path, what) as source:
         for block in line_blocks(source):

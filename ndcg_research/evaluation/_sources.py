@@ -92,14 +92,7 @@ class Streams:
     def read(self, size: int) -> bytes:
         """Up to ``size`` bytes, from as many streams as hold them (one a call made a block of each tiny stream)."""
         parts = []
-        while size > 0 and (part := self._read_stream(size)):
-            parts.append(part)
-            size -= len(part)
-        return b"".join(parts)
-
-    def _read_stream(self, size: int) -> bytes:
-        """Up to ``size`` bytes of the current (or next) stream; b"" at the end."""
-        while True:
+        while size > 0:
             if self.decompressor is not None and self.decompressor.eof:  # a stream ended: what it was given past it
                 self.raw, self.decompressor = self.decompressor.unused_data + self.raw, None
             if self.decompressor is None:  # between streams: another one, padding, or the end
@@ -107,7 +100,7 @@ class Streams:
                 if not self.raw:  # the end
                     if self.zeros % 4:
                         raise OSError(f"{self.zeros} zero bytes after the last stream: xz's padding comes in fours")
-                    return b""
+                    break
                 if self.xz and self.raw[0] == 0:  # padding (more of it may follow in the next read)
                     rest = self.raw.lstrip(b"\0")
                     self.raw, self.zeros = rest, self.zeros + len(self.raw) - len(rest)
@@ -120,8 +113,9 @@ class Streams:
                 data, self.raw = self.raw or self.stream.read(BLOCK_SIZE), b""
                 if not data:
                     raise EOFError("the data end inside a stream")
-            if out := self.decompressor.decompress(data, size):  # (bytes that begin no stream raise its error)
-                return bytes(out)
+            parts.append(self.decompressor.decompress(data, size))  # (bytes that begin no stream raise its error)
+            size -= len(parts[-1])
+        return b"".join(parts)
 
 
 class Prefixed:
@@ -130,10 +124,9 @@ class Prefixed:
     def __init__(self, head: bytes, stream: Any) -> None:
         self.head, self.stream = head, stream
 
-    def read(self, size: int = -1) -> bytes:
-        head = self.head if size < 0 else self.head[:size]
-        self.head = self.head[len(head) :]
-        return head + self.stream.read(-1 if size < 0 else size - len(head))
+    def read(self, size: int) -> bytes:
+        head, self.head = self.head[:size], self.head[size:]
+        return head + self.stream.read(size - len(head))
 
 
 def standard_input() -> Any:
@@ -185,11 +178,10 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
             yield b"".join([*carry, chunk])
             return
         end = chunk.rfind(b"\n") + 1
-        if not end:
-            carry.append(chunk)
-            continue
-        yield b"".join([*carry, chunk[:end]])
-        carry = [chunk[end:]]
+        if end:
+            yield b"".join([*carry, chunk[:end]])
+            carry = []
+        carry.append(chunk[end:])
     if any(carry):
         yield b"".join(carry)
 
