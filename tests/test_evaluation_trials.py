@@ -733,3 +733,12 @@ def test_a_tag_that_is_not_text_is_kept_as_text():
     named = Run({"1": {"10": 1.0}}, name=5)
     result = evaluate(_qrels(), {"frame": frame, "ranx": named})
     assert result.tags == ("7", "5")
+
+
+def test_an_empty_run_read_from_path_dash_is_described_as_standard_input(monkeypatch):
+    # Path("-") is standard input as "-" is; the empty-run message said "trec_eval refuses an empty run file" for it
+    from pathlib import Path
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    with pytest.raises(InputError, match=r"^standard input: no data lines.*trec_eval stops on an empty run from stan"):
+        read_run(Path("-"))

@@ -371,7 +371,7 @@ def _parsed_blocks(
         )
     if not rows:  # (get_trec_results.c: "Cannot read results file" when empty)
         why = "trec_eval refuses an empty run file and stops on one of blank or comment lines"
-        if path == STDIN:  # read from standard input, an empty run is one of blank lines to trec_eval
+        if os.fspath(path) == STDIN:  # (also Path("-")) from standard input, an empty run is blank lines to trec_eval
             why = "trec_eval stops on an empty run from standard input"
         raise InputError(
             f"{describe(path)}: no data lines (empty, or only blank or comment lines); "
