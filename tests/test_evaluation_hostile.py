@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from ndcg_research.cli import main
 from ndcg_research.evaluation import InputError, evaluate, parse_measures, read_qrels, read_run
-from ndcg_research.evaluation._readers import _arrow_block, _line_block, read_whole, svmlight_columns
+from ndcg_research.evaluation._readers import _arrow_block, _fast_block, _line_block, read_whole, svmlight_columns
 from ndcg_research.evaluation._sources import Source, line_blocks
 
 QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
@@ -57,7 +57,7 @@ def _both(data: bytes, kind: str):
     out = []
     for fast in (True, False):
         try:
-            columns, n_lines, _ = (fast and _arrow_block(data, kind, "f", 1)) or _line_block(data, kind, "f", 1, None)
+            columns, n_lines, _ = (fast and _fast_block(data, kind, "f", 1)) or _line_block(data, kind, "f", 1, None)
 
             def text(a):
                 return [x if isinstance(x, bytes) else x.encode() for x in pa_text(a)]
@@ -160,6 +160,17 @@ def test_blanks_other_than_single_spaces_stay_on_the_fast_path(data):
     assert _arrow_block(block, "run", "f", 1) is not None
     fast, exact = _both(block, "run")
     assert fast == exact and fast[1] == [b"d"] * 3 and fast[4] == "t"
+
+
+def test_comment_and_blank_lines_of_a_run_stay_on_the_fast_path():
+    # A run with a comment every 10^4 lines was read line by line, block after block: 6x slower than without them
+    # (slower than trec_eval). They are left out before pyarrow reads the block, each row keeping its line number.
+    block = b"# run of 2026\nq Q0 a 1 2 t\n\n  # indented\r\nq Q0 b 2 1 t\n \t\nq Q0 c 3 0 last\n"
+    assert _arrow_block(block, "run", "f", 1) is None and _fast_block(block, "run", "f", 1) is not None
+    fast, exact = _both(block, "run")
+    assert fast == exact and fast[3] == [2, 5, 7] and fast[4] == "last" and fast[5] == 7
+    assert _fast_block(b"# only a comment\n\n", "run", "f", 1) is None  # (no data line: the line reader's)
+    assert _fast_block(b"#q 0 d 1\nq 0 e 0\n", "qrels", "f", 1) is None  # qrels comments: their own rule
 
 
 def test_blocks_of_blank_lines_are_skipped_and_counted(tmp_path):
