@@ -89,7 +89,10 @@ def check_real(
     """``value`` as a float: a finite real number (not a bool) within the bounds (not NaN)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {type_and_value(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int (or Fraction) beyond float64's range: 10**400
+        raise ValueError(f"{name} must be finite, got {type(value).__name__} beyond float64's range") from None
     if not _inside(number, low, high, closed):  # a bound is given: no bound refuses a number
         bounds = _interval(low, high, closed)
         wanted = bounds if low is not None and high is not None else f"a number {bounds}"

@@ -671,3 +671,34 @@ def test_the_mean_of_large_finite_values_does_not_overflow():
     # (1e308 + 1e308) / 2 overflowed to inf: the mean is 1e308, and exactly so for these.
     assert nr.mean_over_queries([1e308, 1e308]) == 1e308
     assert nr.mean_over_queries([0.25, 0.75]) == 0.5  # (the usual values keep numpy's mean)
+
+
+def test_pandas_inputs_with_different_labels_are_refused_not_paired_by_position():
+    # y_score indexed a, b, c against y_true indexed c, b, a was paired by position (nDCG 0.950 where the labels
+    # give 0.760); a DataFrame's columns likewise. Aligned or plain arrays are paired as given.
+    import pandas as pd
+
+    y_true = pd.Series([2, 0, 1], index=list("cba"))
+    y_score = pd.Series([0.3, 0.2, 0.1], index=list("abc"))
+    with pytest.raises(ValueError, match=r"y_true and y_score are pandas objects with different indexes"):
+        nr.ndcg_from_scores(y_true, y_score)
+    aligned = y_score.reindex(y_true.index)  # scores c 0.1, b 0.2, a 0.3: ranking a (1), b (0), c (2)
+    expected = (1 + 2 / np.log2(4)) / (2 + 1 / np.log2(3))
+    assert nr.ndcg_from_scores(y_true, aligned) == pytest.approx(expected, rel=1e-12)
+    grades, scores = pd.DataFrame({"a": [1], "b": [0]}), pd.DataFrame({"b": [1.0], "a": [0.0]})
+    with pytest.raises(ValueError, match=r"different columns.*reindex\(columns=y_true.columns\)"):
+        nr.ndcg_from_scores(grades, scores)
+    with pytest.raises(ValueError, match=r"y_true and judged are pandas objects with different indexes"):
+        nr.ndcg_from_scores(y_true, aligned, judged=pd.Series([True] * 3, index=list("abc")))
+
+
+def test_huge_integer_parameters_and_a_list_as_a_discount_name_get_clear_errors():
+    # 10**400 raised OverflowError (float() of the int), from Python and the command line; a list was "unhashable"
+    with pytest.raises(ValueError, match=r"parameter 'beta' must be finite, got int beyond float64's range"):
+        nr.ndcg([1, 2], discount="power(beta=1" + "0" * 400 + ")")
+    with pytest.raises(ValueError, match=r"every grade must be finite, got int beyond float64's range"):
+        nr.ndcg([1, 2], gain={10**400: 1})
+    with pytest.raises(TypeError, match=r"a discount's name must be a str such as 'log2', got list"):
+        nr.Discount(["log2"])
+    with pytest.raises(ValueError, match=r"arguments must be literals"):
+        nr.parse_gain("mapping({[1]: 2})")

@@ -89,12 +89,12 @@ def checked_array(data: Any, name: str, *, low: float) -> np.ndarray:
 
 def _refuse(array: np.ndarray, name: str, kinds: str, found: str) -> None:
     """Raise for entries of the wrong type; Python integers beyond int64 (kept as objects) are named as such."""
-    if array.dtype.kind == "O" and all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in array.flat):
-        largest = max(array.flat, key=abs)
+    if array.dtype.kind == "O" and all(isinstance(x, numbers.Real) for x in array.flat):  # (numbers: an int is big)
+        largest = max((int(x) for x in array.flat if isinstance(x, numbers.Integral)), key=abs, default=0)
         if abs(largest) > np.iinfo(np.int64).max:
             raise ValueError(
-                f"{name} holds integers too large for int64 and float64 (e.g. {largest}); float64 holds "
-                f"integers exactly only up to 2**53: rescale them"
+                f"{name} holds integers beyond numpy's int64 and uint64 (e.g. {largest}), kept only as Python "
+                f"objects: rescale them (float64 holds every integer exactly only up to 2**53)"
             )
     wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
     raise TypeError(f"{name} must be {wanted}, got {found} in {_preview(array)}")
@@ -284,6 +284,18 @@ def check_scores(batch: Batch) -> None:
     real = batch.values if rectangular else batch.values[batch.valid()]
     if not np.isfinite(real).all():
         _raise_nonfinite(batch)
+
+
+def check_aligned(first: Any, second: Any, names: tuple[str, str]) -> None:
+    """Refuse two pandas objects whose labels differ: paired by position here, they would be misaligned silently."""
+    for axis, labels, keyword in (("index", "indexes", ""), ("columns", "columns", "columns=")):
+        a, b = getattr(first, axis, None), getattr(second, axis, None)
+        if a is not None and b is not None and hasattr(a, "equals") and not a.equals(b):
+            raise ValueError(
+                f"{names[0]} and {names[1]} are pandas objects with different {labels}: values are paired by "
+                f"position, not by label; align them first ({names[1]}.reindex({keyword}{names[0]}.{axis})) or pass "
+                ".to_numpy()"
+            )
 
 
 def check_same_shape(a: Batch, b: Batch) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_bool, check_real
+from .._validation import check_bool, check_real, type_and_value
 from ._batch import checked_array
 from ._specs import format_call, parse_call
 
@@ -99,6 +99,8 @@ class Discount:
     params: tuple[tuple[str, float], ...]
 
     def __init__(self, name: str, **params: float) -> None:
+        if not isinstance(name, str):  # (a list was "unhashable type")
+            raise TypeError(f"a discount's name must be a str such as 'log2', got {type_and_value(name)}")
         if name not in _KINDS:
             raise ValueError(f"unknown discount {name!r}; valid discounts: {_valid_list()}")
         kind = _KINDS[name]

@@ -136,7 +136,8 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> GainFunction:
     spec : str, Gain, mapping or callable
         A built-in (``GAIN_NAMES``): ``"linear"`` (g = rel, the default), ``"exp2"``
         (g = 2^rel - 1, Burges et al. 2005), ``"mapping({0: 0, 1: 1, 2: 3})"`` or a dict
-        from grade to gain (trec_eval -G style; grade 0 maps to 0, listed or not); a
+        from grade to gain (a table like trec_eval's ``ndcg.GRADE=GAIN`` parameters, but stricter:
+        grade 0 maps to 0, listed or not, and a grade it does not list is refused); a
         ``Gain``; or any callable (returned unchanged; the metric functions check it).
     builtin_only : bool, default False
         Refuse callables (TypeError): for code that needs a gain's name or a hashable value.

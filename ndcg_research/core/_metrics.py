@@ -218,7 +218,8 @@ _PARAMETERS = {
     sequence of 1-D lists (ragged allowed), one per query. May be empty (nothing returned:
     DCG 0) only when ``ideal`` is given.""",
     "y_score": """y_score : array-like
-    Finite model scores, same shape as ``y_true``; higher ranks first.""",
+    Finite model scores, same shape as ``y_true``; higher ranks first. Paired with ``y_true`` by
+    position: pandas objects whose labels differ from ``y_true``'s are refused (align them first).""",
     "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
     Documents with equal scores: ``"average"`` gives each rank of a tied group the group's
     mean gain (McSherry & Najork 2008; scikit-learn's default), the expected DCG over the
@@ -485,6 +486,8 @@ def _listed(relevance: Any, ideal: Any, judged: Any, options: _Options) -> _Comp
 def _scored(y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, idcg: bool = True) -> _Computed:
     """The DCG of the documents ranked by ``y_score`` and the ideal DCG if asked (a tied group's mean gain sums up to
     a whole row: the bound counts every column)."""
+    _batch.check_aligned(y_true, y_score, ("y_true", "y_score"))
+    _batch.check_aligned(y_true, judged, ("y_true", "judged"))
     batch = _grades(y_true, "y_true", allow_empty=ideal is not None)
     scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
     _batch.check_same_shape(batch, scores)

@@ -30,14 +30,14 @@ def parse_call(spec: str, *, what: str, valid: str = "") -> tuple[str, list[Any]
         keys = [
             [ast.literal_eval(k) for k in d.keys if k is not None] for d in ast.walk(node) if isinstance(d, ast.Dict)
         ]
-    except ValueError:
+    except (ValueError, TypeError):  # (TypeError: a dict key that is a list)
         raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers){end}") from None
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise ValueError(f"{what} spec {spec!r}: {twice!r} is given twice; give it once{end}")
     for listed in keys:
-        twice = next((k for i, k in enumerate(listed) if k in listed[:i]), None)
-        if twice is not None:
+        if len(set(listed)) < len(listed):  # (hashed: a search of the keys before each was quadratic)
+            twice = next(k for i, k in enumerate(listed) if k in listed[:i])
             raise ValueError(
                 f"{what} spec {spec!r}: the key {twice!r} is given twice (equal keys are one); give it once{end}"
             )
