@@ -9,6 +9,7 @@ import contextlib
 import importlib
 import io
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -77,6 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:  # argparse would report it with the program's usage, not the command's
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    # argparse reads -M=1 as -M 1; trec_eval's getopt reads the value "=1" (atol: 0; -m=ndcg: measure '=ndcg')
+    given = list(sys.argv[1:] if argv is None else argv)
+    glued = [a for a in given[: given.index("--") if "--" in given else None] if re.match(r"-[qncJ]*[mMl]=", a)]
+    if glued:
+        option, value = glued[0].split("=", 1)
+        args.command_parser.error(
+            f"{glued[0]}: give the value after a blank ({option} {value}): trec_eval reads '={value}' as the value, "
+            f"this parser would read {value!r}"
+        )
     try:
         return args.run(args)
     except KeyboardInterrupt:

@@ -428,3 +428,16 @@ def test_the_guide_s_recipe_reads_csv_output_back_ids_as_given(tmp_path, capfdbi
     (tmp_path / "out.csv").write_bytes(capfdbinary.readouterr().out)
     table = eval(recipe, {"pandas": pandas, "path": tmp_path / "out.csv"})
     assert status == 0 and list(table["query"]) == ["007", "NA", "q\udcff", ""] and list(table["value"]) == [1.0] * 4
+
+
+@pytest.mark.parametrize(("option", "value"), [("-M", "1"), ("-m", "ndcg_cut.1"), ("-l", "1")])
+def test_a_short_option_glued_to_its_value_by_equals_is_refused(files, capfdbinary, option, value):
+    # argparse read -M=1 as -M 1 (one document per query); trec_eval's getopt reads the value "=1", which atol reads
+    # as 0 (every query 0.0000), and -m=ndcg_cut.1 as the measure '=ndcg_cut' (refused): silently different values.
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", f"{option}={value}", str(files / "qrels"), str(files / "run")])
+    err = capfdbinary.readouterr().err.decode()
+    assert exit_.value.code == 2
+    assert f"{option}={value}: give the value after a blank ({option} {value}): trec_eval reads '={value}'" in err
+    status, out, _ = run_cli(capfdbinary, option, value, "-q", files / "qrels", files / "run")  # as trec_eval reads it
+    assert status == 0 and out

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.evaluation import CONVENTIONS, InputError, evaluate, get_convention
+from ndcg_research.evaluation import CONVENTIONS, Convention, InputError, evaluate, get_convention
 
 TOL = 1e-9
 
@@ -563,3 +563,26 @@ def test_gdeval_preset_against_gdeval_pl_itself(tmp_path):
         assert all(abs(ours[q] - v) <= 5e-6 for q, v in theirs.items()), (case, ours, theirs)
         evaluated += len(ours)
     assert evaluated >= 100  # (the cases are not all left out)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error", "message"),
+    [
+        ("ties", "Docno", ValueError, r"Convention ties must be one of 'docno', 'input', 'average', got 'Docno'"),
+        ("zero_ideal", "nan", ValueError, r"Convention zero_ideal must be one of 'zero', 'one', got 'nan'"),
+        ("score_dtype", "float16", ValueError, r"Convention score_dtype must be one of 'float64', 'float32'"),
+        ("truncation", -1, ValueError, r"Convention truncation must be an integer >= 1 or None, got -1"),
+        ("random_ties", 1, TypeError, r"Convention random_ties must be True or False"),
+        ("max_grade", 2.5, TypeError, r"Convention max_grade must be an integer >= 0 or None"),
+        ("gain", "exp3", ValueError, r"unknown gain 'exp3'"),
+    ],
+)
+def test_a_users_convention_with_a_value_no_rule_reads_is_refused(field, value, error, message):
+    # ties="Docno" fell through to file order (1.0 where docno order gives 0.6309), zero_ideal="nan" scored 0,
+    # truncation=-1 scored every query 0 with a note blaming the judgments: all silently.
+    with pytest.raises(error, match=message):
+        Convention("mine", "my tool", **{field: value})
+    q, r = {"q": {"a": 1, "b": 0}}, {"q": {"a": 1.0, "b": 1.0}}
+    assert evaluate(q, r, "ndcg", convention=Convention("mine", "t", ties="docno")).mean() == pytest.approx(
+        1 / math.log2(3), rel=1e-15
+    )

@@ -611,6 +611,11 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
         # C's atol skips only C's blanks: \x1c (a blank to Python's lstrip) stops it at once (it said "would read 5")
         ("ndcg_cut.\x1c5", r"cut-off '\\x1c5' is not a whole number \(trec_eval's atol would read 0\)"),
         ("ndcg.1=1_0", r"gain '1_0' is not a number \(trec_eval's atof reads 1 and ignores the rest\)"),
+        # meas_init.c's get_param_pairs: one '=' per entry ("1=3;2=9" was said to be read as gain 3); atof("") is 0
+        ("ndcg.1=3;2=9", r"entries are GRADE=GAIN, got '1=3;2=9' \(trec_eval refuses it too\)"),
+        ("ndcg.1=3,2", r"entries are GRADE=GAIN, got '2' \(trec_eval refuses it too\)"),
+        ("ndcg.1=", r"entries are GRADE=GAIN, got '1=' \(trec_eval reads an empty gain as 0\)"),
+        ("ndcg.=3", r"grade '' must be an integer >= 0 \(trec_eval skips the entry, silently\)"),
         # trec_eval's atof reads these (gain_init.c): they were "not a number" (checked with the binary: 0x10 is 16)
         ("ndcg.1=0x10", r"gain '0x10' is a hexadecimal number, .* \(trec_eval's atof reads 16\)"),
         ("ndcg.1=inf", r"gain 'inf' is not a finite number \(trec_eval's atof reads inf\)"),

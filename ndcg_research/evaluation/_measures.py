@@ -5,10 +5,10 @@ import ast
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, get_args, get_origin
 
-from .._validation import type_and_value
+from .._validation import check_bool, check_int, check_option, type_and_value
 from ..core import format_number, parse_call, parse_discount, parse_gain
 
 #: A trec_eval gain map: (grade, gain) pairs sorted by grade.
@@ -169,9 +169,13 @@ def atol(text: str) -> int:
 def _trec_gains(measure: str, params: str) -> Measure:
     pairs: dict[int, float] = {}
     for item in params.split(","):
-        level, sep, gain = item.partition("=")
-        if not sep or not level or not gain:
-            raise ValueError(f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r}; {VALID_MEASURES}")
+        level, _, gain = item.partition("=")
+        # meas_init.c's get_param_pairs: one '=' per entry, or "malformed pair parameters"; an empty gain is atof's 0
+        if item.count("=") != 1 or not gain:
+            what = "trec_eval refuses it too" if item.count("=") != 1 else "trec_eval reads an empty gain as 0"
+            raise ValueError(
+                f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r} ({what}); {VALID_MEASURES}"
+            )
         if not re.fullmatch(r"[+-]?[0-9]+", level):  # (gain_init.c's valid_int; -0 is grade 0)
             raise ValueError(
                 f"measure {measure!r}: grade {level!r} must be an integer >= 0 (trec_eval skips the entry, silently)"
@@ -339,6 +343,21 @@ class Convention:
     single_document: Literal["score", "undefined"] = "score"
     unstable_ties_from: int | None = None
     random_ties: bool = False
+
+    def __post_init__(self) -> None:
+        """Refuse a value that no rule reads (a user's Convention: ``ties="Docno"`` fell through to file order)."""
+        for field in fields(self):
+            value, name = getattr(self, field.name), f"Convention {field.name}"
+            if get_origin(field.type) is Literal:
+                check_option(value, name, get_args(field.type))
+            elif field.type is bool:
+                check_bool(value, name)
+            elif field.type is str and not isinstance(value, str):
+                raise TypeError(f"{name} must be a str, got {type_and_value(value)}")
+            elif field.type == int | None:  # a count or a grade: 0 is a grade, not a list length
+                check_int(value, name, low=0 if field.name == "max_grade" else 1, none=True)
+        parse_gain(self.gain)  # (refused with their own messages)
+        parse_discount(self.discount)
 
 
 # fmt: off
