@@ -702,3 +702,11 @@ def test_huge_integer_parameters_and_a_list_as_a_discount_name_get_clear_errors(
         nr.Discount(["log2"])
     with pytest.raises(ValueError, match=r"arguments must be literals"):
         nr.parse_gain("mapping({[1]: 2})")
+
+
+def test_an_overflowing_cg_is_named_cg_without_a_discount():
+    # cg has no discount: its overflow was "DCG of query 0 ... use a smaller grade scale or discount"
+    with pytest.raises(ValueError, match=r"^CG of query 0 overflows float64 \(its gains sum past 1.8e308\); use a sm"):
+        nr.cg([1e308, 1e308])
+    with pytest.raises(ValueError, match=r"^DCG of query 1 overflows .*times their discounts.* or discount$"):
+        nr.dcg([[1.0], [1e308, 1e308, 1e308]])

@@ -213,8 +213,8 @@ def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     if not np.all(np.isfinite(sums)):
         row = int(np.argmax(~np.isfinite(sums)))
         raise ValueError(
-            f"{what} of query {row} overflows float64 (its gains times their discounts sum past 1.8e308); use a "
-            "smaller grade scale or discount"
+            f"{what} of query {row} overflows float64 (its gains{'' if what == 'CG' else ' times their discounts'} sum "
+            f"past 1.8e308); use a smaller grade scale{'' if what == 'CG' else ' or discount'}"
         )
     return sums
 

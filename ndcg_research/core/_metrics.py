@@ -252,8 +252,8 @@ def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
     return function
 
 
-def _dcg(relevance: Any, options: _Options) -> Value:
-    """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
+def _dcg(relevance: Any, options: _Options, what: str = "DCG") -> Value:
+    """DCG (``what``: CG without a discount) of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
     batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
     gain, discount, width = options.gain, options.discount, _width(batch, options.k)
     if width == batch.values.shape[1] and gain == _LINEAR:
@@ -261,14 +261,14 @@ def _dcg(relevance: Any, options: _Options) -> Value:
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
         _batch.check_grades(batch, upper_checked=True)
         try:
-            values = _kernels.ranked_dcg(batch.values, discount, None)
+            values = _kernels.ranked_dcg(batch.values, discount, None, what)
         except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
             _batch.check_grades(batch)
             raise
         return _scalar_if_single(values, batch)
     _batch.check_grades(batch)
     gains = _kernels.apply_gain(gain, batch.values[:, :width], name="relevance")
-    return _scalar_if_single(_kernels.ranked_dcg(gains, discount, None), batch)
+    return _scalar_if_single(_kernels.ranked_dcg(gains, discount, None, what), batch)
 
 
 @_documented
@@ -293,7 +293,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     >>> cg([[3, 2], [1]]).tolist()
     [5.0, 1.0]
     """
-    return _dcg(relevance, _options(k, gain, _NO_DISCOUNT))
+    return _dcg(relevance, _options(k, gain, _NO_DISCOUNT), "CG")
 
 
 @_documented
