@@ -171,8 +171,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
     for item in params.split(","):
         level, _, gain = item.partition("=")
         # meas_init.c's get_param_pairs: one '=' per entry, or "malformed pair parameters"; an empty gain is atof's 0
-        if item.count("=") != 1 or not gain:
-            what = "trec_eval refuses it too" if item.count("=") != 1 else "trec_eval reads an empty gain as 0"
+        if (malformed := item.count("=") != 1) or not gain:
+            what = "trec_eval refuses it too" if malformed else "trec_eval reads an empty gain as 0"
             raise ValueError(
                 f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r} ({what}); {VALID_MEASURES}"
             )

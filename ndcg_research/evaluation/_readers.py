@@ -317,8 +317,9 @@ def _arrow_run_block(block: bytes, name: str, first_line: int) -> tuple[Columns,
     if not 0 < len(kept) < len(lines):
         return None
     parsed = _arrow_block(b"\n".join([lines[i] for i in kept]), "run", name, first_line)
-    rows = first_line + np.array(kept, dtype=np.int64)
-    return None if parsed is None else (replace(parsed[0], lines=rows), len(lines), None)
+    if parsed is None:
+        return None
+    return replace(parsed[0], lines=first_line + np.array(kept, dtype=np.int64)), len(lines), None
 
 
 def _arrow_table(block: bytes, kind: Kind, name: str, first_line: int, delimiter: str) -> Columns | None:
