@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     # argparse reads -M=1 as -M 1; trec_eval's getopt reads the value "=1" (atol: 0; -m=ndcg: measure '=ndcg')
     given = list(sys.argv[1:] if argv is None else argv)
-    glued = [a for a in given[: given.index("--") if "--" in given else None] if re.match(r"-[qncJ]*[mMl]=", a)]
+    glued = [a for a in given[: given.index("--") if "--" in given else None] if re.match(r"-[qncJ]*[mMlNRT]=", a)]
     if glued:
         option, value = glued[0].split("=", 1)
         args.command_parser.error(

@@ -96,7 +96,8 @@ def test_every_command_has_a_one_line_summary_in_help():
         (
             ["evaluate", "-M", "-1", "examples/qrels.txt", "examples/run_a.txt"],
             2,
-            f"{PROG} evaluate: error: argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got '-1'",
+            f"{PROG} evaluate: error: argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got '-1' (trec_eval "
+            "crashes on it)",
         ),
         (
             ["evaluate", "examples/qrels.txt", "no_such_run.txt"],
@@ -221,7 +222,6 @@ def test_counting_options_of_every_command_share_one_parser():
     def option_type(command, option):
         return next(a.type for a in _subcommands()[command]._actions if option in a.option_strings)
 
-    assert option_type("evaluate", "-M") is non_negative_int  # -M 0 as trec_eval 10.0: every query scores 0
     assert option_type("compare", "--resamples") is resample_count
     assert option_type("advise", "--resamples") is option_type("advise", "--trials") is resample_count
     assert option_type("compare", "--jobs") is positive_int
@@ -235,7 +235,7 @@ def test_counting_options_of_every_command_share_one_parser():
     [
         (
             ["evaluate", "-M", "ten", "q", "r"],
-            "argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got 'ten'",
+            "argument -M/--Max_retrieved_per_topic: must be an integer, got 'ten' (trec_eval's atol reads 0)",
         ),
         (
             ["compare", "q", "a", "b", "--resamples", "2.5"],

@@ -430,7 +430,9 @@ def test_the_guide_s_recipe_reads_csv_output_back_ids_as_given(tmp_path, capfdbi
     assert status == 0 and list(table["query"]) == ["007", "NA", "q\udcff", ""] and list(table["value"]) == [1.0] * 4
 
 
-@pytest.mark.parametrize(("option", "value"), [("-M", "1"), ("-m", "ndcg_cut.1"), ("-l", "1")])
+@pytest.mark.parametrize(
+    ("option", "value"), [("-M", "1"), ("-m", "ndcg_cut.1"), ("-l", "1"), ("-N", "5"), ("-R", "qrels")]
+)
 def test_a_short_option_glued_to_its_value_by_equals_is_refused(files, capfdbinary, option, value):
     # argparse read -M=1 as -M 1 (one document per query); trec_eval's getopt reads the value "=1", which atol reads
     # as 0 (every query 0.0000), and -m=ndcg_cut.1 as the measure '=ndcg_cut' (refused): silently different values.
@@ -441,3 +443,34 @@ def test_a_short_option_glued_to_its_value_by_equals_is_refused(files, capfdbina
     assert f"{option}={value}: give the value after a blank ({option} {value}): trec_eval reads '={value}'" in err
     status, out, _ = run_cli(capfdbinary, option, value, "-q", files / "qrels", files / "run")  # as trec_eval reads it
     assert status == 0 and out
+
+
+@pytest.mark.parametrize(
+    ("value", "atol_reads"), [("1_0", 1), ("5x", 5), ("١٠", 0), ("1e3", 1), ("0x10", 0), ("2.9", 2), ("ten", 0)]
+)
+def test_integer_options_take_what_trec_eval_reads_in_full(files, capfdbinary, value, atol_reads):
+    # trec_eval reads -M, -l and -N with C's atol (its sign and ASCII digits, the rest ignored); int() read '1_0' as 10
+    # and Arabic-Indic digits as 10, so -M 1_0 cut rankings at 10 where trec_eval cuts at 1: refused, saying so.
+    for option in ("-M", "-l", "-N"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["evaluate", option, value, str(files / "qrels"), str(files / "run")])
+        err = capfdbinary.readouterr().err.decode()
+        assert exit_.value.code == 2
+        assert f"must be an integer, got {value!r} (trec_eval's atol reads {atol_reads})" in err
+
+
+def test_trec_eval_options_that_change_no_ndcg_are_accepted(files, capfdbinary):
+    # -N (the collection's size) serves other trec_eval measures; -R qrels and -T trec_results are its defaults.
+    _, plain, _ = run_cli(capfdbinary, "-q", "-m", "ndcg", files / "qrels", files / "run")
+    extra = ("-N", "100", "-l", " +2", "-R", "qrels", "-T", "trec_results", "-M", "+1000")
+    _, out, _ = run_cli(capfdbinary, *extra, "-q", "-m", "ndcg", files / "qrels", files / "run")
+    assert out == plain and plain.count("\n") == 4
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", "-R", "qrels_prefs", str(files / "qrels"), str(files / "run")])
+    assert (
+        exit_.value.code == 2
+        and "invalid choice: 'qrels_prefs' (choose from 'qrels')" in capfdbinary.readouterr().err.decode()
+    )
+    with pytest.raises(SystemExit):
+        main(["evaluate", "-M", "-3", str(files / "qrels"), str(files / "run")])
+    assert "must be an integer >= 0, got '-3' (trec_eval crashes on it)" in capfdbinary.readouterr().err.decode()

@@ -9,12 +9,12 @@ import io
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..cli_common import fail, finish, json_value, non_negative_int, strict_json
+from ..cli_common import fail, finish, json_value, strict_json
 from ..core import parse_discount, parse_gain
-from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
+from ._measures import ALIASES, CONVENTIONS, Measure, atol, get_convention, parse_measures  # light: no pyarrow
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "-M",
         "--Max_retrieved_per_topic",
         dest="max_docs",
-        type=non_negative_int,
+        type=_atol_argument(low=0),
         metavar="N",
         help="use only the first N documents of each ranking (0: none, so trec_eval scores every query 0)",
     )
@@ -60,9 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)",
     )
-    parser.add_argument(
-        "-l", "--level_for_rel", type=int, metavar="N", help="accepted for trec_eval compatibility; unused by nDCG"
-    )
+    for flags in (("-l", "--level_for_rel"), ("-N", "--Number_docs_in_coll")):  # trec_eval's, for other measures
+        parser.add_argument(*flags, type=_atol_argument(), metavar="N", help="accepted as trec_eval's; unused by nDCG")
+    for flags, name in ((("-R", "--Rel_info_format"), "qrels"), (("-T", "--Results_format"), "trec_results")):
+        parser.add_argument(*flags, choices=[name], help=f"accepted as trec_eval's; {name} is the one format read")
     parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
@@ -72,6 +73,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="output format (default trec: trec_eval's text)",
     )
     parser.set_defaults(run=run)
+
+
+def _atol_argument(low: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` of a trec_eval integer option: text that C's ``atol`` reads in full (blanks, a sign, ASCII
+    digits), at least ``low``; other text is refused, saying what trec_eval reads (``1_0``: 1, where int() reads 10)."""
+
+    def parse(text: str) -> int:
+        value = atol(text)
+        if not re.fullmatch(r"[ \t\n\v\f\r]*[+-]?[0-9]+", text):
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r} (trec_eval's atol reads {value})")
+        if low is not None and value < low:  # (-M: trec_eval crashes on a negative value)
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r} (trec_eval crashes on it)")
+        return value
+
+    return parse
 
 
 def add_convention_arguments(parser: argparse.ArgumentParser) -> None:
