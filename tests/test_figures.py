@@ -278,6 +278,24 @@ def test_a_figure_of_a_notebook_outside_the_checkout_names_it_and_no_clean_commi
     assert data["git"]["dirty"] is not False  # never clean: None, or True where the checkout has other changes
 
 
+def test_git_state_names_the_checkout_of_the_notebook_wherever_the_package_is(tmp_path):
+    # A plain `pip install .` puts the package in site-packages: its folder is in no checkout (the commit was None), or
+    # in another project's repository (whose commit was recorded). The notebook that ran says which checkout it is.
+    from ndcg_research.pipeline.figures import _git_state
+
+    notebook = tmp_path / "repo" / "notebooks" / "01_a.ipynb"
+    notebook.parent.mkdir(parents=True)
+    notebook.write_text("{}\n")
+    subprocess.run(["git", "init", "-q"], cwd=notebook.parent.parent, check=True)
+    subprocess.run(["git", "add", "."], cwd=notebook.parent.parent, check=True)
+    author = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", *author, "commit", "-q", "-m", "files"], cwd=notebook.parent.parent, check=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=notebook.parent, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert _git_state(exclude=tmp_path / "repo" / "figures", notebook=notebook) == (head, False, "notebooks/01_a.ipynb")
+
+
 def test_git_state_outside_a_repository(tmp_path):
     from ndcg_research.pipeline.figures import _git_state
 

@@ -292,13 +292,15 @@ def _to_json(value: Any, where: str) -> Any:
 def _git_state(
     exclude: Path | None = None, source: Path | None = None, notebook: Path | None = None
 ) -> tuple[str | None, bool | None, str | None]:
-    """``(commit, dirty, notebook's path)`` of the repository holding ``source`` (None without git); ``dirty`` ignores
-    the figures folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes. With the
+    """``(commit, dirty, notebook's path)`` of the repository holding ``source`` (default: the folder of ``notebook``,
+    the checkout that ran, wherever the package is installed; without one, the package's; None without git); ``dirty``
+    ignores the figures folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes. With the
     ``notebook`` that made the figure, ``dirty`` is also True if it is a file of the checkout other than a committed
     one (changed, untracked or ignored); a clean checkout is None where that notebook is missing or outside it (the
     commit does not say what ran). Its path is relative to the checkout's top, absolute outside it, None if missing."""
-    source = Path(__file__).resolve().parent if source is None else source
     found = notebook if notebook is not None and notebook.is_file() else None
+    if source is None:  # (a package installed in site-packages is in no checkout, or in another project's)
+        source = found.parent if found is not None else Path(__file__).resolve().parent
 
     def git(*args: str) -> str:
         return subprocess.run(
