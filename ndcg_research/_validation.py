@@ -177,6 +177,10 @@ def check_array(
         array = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
     except (ValueError, TypeError) as error:  # ragged nesting
         raise ValueError(f"{name} must be {wanted}, got ragged input ({error})") from None
+    if array.dtype == object and "f" in kinds and hasattr(value, "to_numpy"):  # pandas' nullable Float64, Int64 ...
+        dtypes = [value.dtype] if hasattr(value, "dtype") else list(getattr(value, "dtypes", []))
+        if dtypes and all(getattr(d, "kind", "O") in "iuf" for d in dtypes):
+            array = value.to_numpy(dtype=np.float64, na_value=np.nan)  # <NA> as NaN, refused below as not finite
     too_few = (
         f"{name} must not be empty, got shape {array.shape}"
         if min_size == 1

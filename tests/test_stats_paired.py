@@ -438,8 +438,8 @@ def test_bad_data_is_named():
         paired_test([0.1], [0.2])
     with pytest.raises(ValueError, match="pairs must name two different rows"):
         pairwise_tests([[0.1, 0.2], [0.3, 0.1]], [(0, 0)])
-    with pytest.raises(ValueError, match="n_queries = 31 is more than the 30 it allows"):
-        paired_test(np.zeros(31), np.ones(31), test="permutation", exact=True)
+    with pytest.raises(ValueError, match="n_queries = 26 is more than the 25 it allows"):
+        paired_test(np.zeros(26), np.ones(26), test="permutation", exact=True)
 
 
 def test_paired_comparison_counts_and_snaps_rounding_to_ties():
@@ -705,14 +705,58 @@ def test_a_frame_in_pandas_layout_is_refused_as_ambiguous_not_read_as_many_syste
     scores = {"bm25": nDCG_like(rng, 1, 20)[0], "dense": nDCG_like(rng, 1, 20)[0]}
     frame = pd.DataFrame(scores)
     for function in (compare_systems, pairwise_tests, variance_components):
-        with pytest.raises(
-            ValueError, match=r"unnamed rows 0..19 and named columns \('bm25', 'dense'\).*pass scores.T"
-        ):
+        with pytest.raises(ValueError, match=r"numbered rows \(0, 1, 2, ...; columns 'bm25', 'dense'\).*pass scores.T"):
             function(frame)
     assert compare_systems(frame.T).pairs.equals(compare_systems(scores).pairs)
     # rows named by system, or a plain matrix, are read as before
     named = pd.DataFrame(np.vstack(list(scores.values())), index=["bm25", "dense"])
     assert compare_systems(named).systems["system"].tolist() == ["bm25", "dense"]
+    # TREC topics as rows (301..320: not 0..n-1), or query ids as text, were read as 20 systems (190 pairs, power 0)
+    topics = frame.set_axis(range(301, 321))
+    texts = frame.set_axis([f"q{i}" for i in range(20)])
+    with pytest.raises(ValueError, match=r"numbered rows \(301, 302, 303, ...; columns 'bm25', 'dense'\)"):
+        discriminative_power(topics)
+    with pytest.raises(ValueError, match=r"more rows \(20\) than columns \(2\).*rename_axis\(index='system'\)"):
+        compare_systems(texts)
+    # said to be systems x queries (index named, or systems named): read as given
+    assert len(compare_systems(texts.rename_axis(index="system")).pairs) == 190
+    assert len(pairwise_tests(pd.DataFrame(np.vstack([scores["bm25"]] * 3).T[:3]).T).pvalue) == 3
+
+
+def test_nullable_float_frames_are_read_as_numbers():
+    # pandas' Float64 columns give an object array: "scores must hold real numbers, got dtype object"
+    frame = pd.DataFrame([[0.5, 0.6, 0.7], [0.4, 0.5, 0.65]], index=["a", "b"])
+    assert compare_systems(frame.astype("Float64")).pairs.equals(compare_systems(frame).pairs)
+    with pytest.raises(ValueError, match=r"scores must be finite, got nan at index \(0, 1\)"):
+        compare_systems(frame.astype("Float64").mask(frame == 0.6))
+
+
+def test_tukey_counts_differences_within_the_tie_tolerance_as_ties():
+    # 4e-13 apart on every query: 30 ties, no win nor loss, yet Tukey's p was 0.0001 (the t and permutation tests: 1)
+    x = np.random.default_rng(0).uniform(0.2, 0.9, 30)
+    tied = np.vstack([x, x + 4e-13, x - 0.2])
+    pairs = compare_systems(tied, test="tukey").pairs
+    assert pairs["pvalue"].iloc[0] == 1.0 and pairs["difference"].iloc[0] == 0.0 and pairs["ties"].iloc[0] == 30
+    power = discriminative_power(tied, test="tukey")
+    assert power.differences[0] == 0.0 and not power.significant[0] and power.significant[1:].all()
+
+
+def test_monte_carlo_tests_refuse_too_few_resamples_to_call_a_pair_significant():
+    # (count + 1) / (B + 1) >= 1 / (B + 1) = 0.05 at B = 19: discriminative power 0.0 where 1,000 resamples give 0.83
+    rng = np.random.default_rng(7)
+    topic = rng.normal(0.5, 0.15, 50)
+    scores = np.array([topic + shift + rng.normal(0, 0.05, 50) for shift in (0.0, 0.01, 0.1)])
+    for test in ("permutation", "tukey"):
+        with pytest.raises(ValueError, match=rf"at least 20 for the {test} test at alpha 0.05: .* got 19"):
+            discriminative_power(scores, test=test, n_resamples=19)
+        with pytest.raises(ValueError, match=rf"at least 33 for the {test} test at alpha 0.03: .* got 32"):
+            discriminative_power(scores, test=test, alpha=0.03, n_resamples=32)
+        assert discriminative_power(scores, test=test, n_resamples=20).power > 0
+    # 20 queries or fewer: the exact permutation test, whose p-values do not depend on B
+    assert discriminative_power(scores[:, :12], test="permutation", n_resamples=5).power >= 0
+    # the bootstrap test's limit follows the alpha given (it followed confidence, 0.95, whatever alpha was)
+    with pytest.raises(ValueError, match=r"at least 100 for the bootstrap test at alpha 0.01: .*got 50"):
+        pairwise_tests(scores, test="bootstrap", alpha=0.01, n_resamples=50)
 
 
 def test_a_mapping_of_scores_names_its_rows_and_the_bad_value():
@@ -733,7 +777,7 @@ def test_the_bootstrap_test_refuses_too_few_resamples_to_reach_alpha():
     from ndcg_research.stats import compare_systems, discriminative_power
 
     scores = np.random.default_rng(0).normal(0.5, 0.2, (6, 30))
-    message = r"n_resamples must be at least 20 for the bootstrap test at alpha 0.05: .*got 19"
+    message = r"n_resamples must be at least 20 for the bootstrap test at alpha 0.05 \(1 - confidence\): .*got 19"
     with pytest.raises(ValueError, match=message):
         paired_test(scores[0], scores[1], test="bootstrap", interval="t", n_resamples=19)
     with pytest.raises(ValueError, match=message):

@@ -30,6 +30,7 @@ def kendall_tau(x: Any, y: Any) -> float:
 
     Examples
     --------
+    >>> from ndcg_research.stats import kendall_tau
     >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
     0.6666666666666669
     """
@@ -58,6 +59,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     --------
     A swap at the top costs more than the same swap at the bottom:
 
+    >>> from ndcg_research.stats import tau_ap
     >>> truth = [4, 3, 2, 1]
     >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
     (0.3333, 0.7778)
@@ -105,6 +107,8 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from ndcg_research.stats import swap_rates
     >>> rng = np.random.default_rng(3)
     >>> scores = rng.normal(0.5, 0.2, (5, 60)) + np.arange(5)[:, None] * 0.02
     >>> table = swap_rates(scores, [5, 30], trials=200)
@@ -224,6 +228,8 @@ def variance_components(scores: Any) -> VarianceComponents:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from ndcg_research.stats import variance_components
     >>> y = np.array([[0.3, 0.5, 0.9], [0.1, 0.4, 0.7]])   # 2 systems x 3 topics
     >>> v = variance_components(y)
     >>> round(v.system, 4), round(v.topic, 4), round(v.interaction, 4)

@@ -105,7 +105,11 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("compare", str(error))
     except MemoryError:
-        return fail("compare", "not enough memory for this many resamples; ask for fewer")
+        return fail(
+            "compare",
+            "not enough memory for these runs, queries and resamples at once: compare fewer runs at a time, or ask "
+            "for fewer --resamples where the test or the interval draws them",
+        )
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
     return finish("compare", data.notes, args.quiet, writer(comparisons, n_queries=data.queries.size))
 

@@ -95,6 +95,7 @@ def compare_systems(
 
     Examples
     --------
+    >>> from ndcg_research.stats import compare_systems
     >>> scores = {"bm25": [0.31, 0.45, 0.12, 0.50, 0.38, 0.27],
     ...           "rerank": [0.42, 0.51, 0.20, 0.55, 0.47, 0.30],
     ...           "random": [0.05, 0.10, 0.02, 0.12, 0.08, 0.04]}

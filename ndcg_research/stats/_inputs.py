@@ -27,7 +27,8 @@ _SYSTEM_LABELS = {"run", "system", "runs", "systems"}
 def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
     """``value`` as a systems x queries matrix of finite values, at least 2 x 2, and the systems' names: ``systems``
     (one distinct str per row), else a 2-D array-like's ``"s0", "s1", ...``, a mapping's keys or a DataFrame's index
-    (one indexed like queries or with columns named like runs is refused: it is the transpose)."""
+    (one laid out as queries x systems is refused: its index named like queries or columns like runs, numbered rows
+    beside named columns, or more rows than columns, unless its index is named like systems or ``systems`` is given)."""
     if isinstance(value, Mapping):
         check_same_index({f"{name}[{key!r}]": row for key, row in value.items()})
         names = [str(key) for key in value]
@@ -49,16 +50,23 @@ def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
                 f"{name} is a DataFrame of queries (rows, index {labels[0]!r}) x systems (columns {labels[1]!r}); "
                 f"systems are rows here: pass its transpose ({name}.T)"
             )
-        # pandas' own layout (pd.DataFrame({"bm25": ..., "dense": ...})) has observations, queries, as unnamed rows
-        # 0..n-1: read as systems they would be compared with each other, silently. Which it is, the caller says.
+        # pandas' own layout (pd.DataFrame({"bm25": ..., "dense": ...}, index=topics)) has observations, queries, as
+        # rows: read as systems they would be compared with each other, silently. Rows numbered where columns are
+        # named (topics 301..350, or 0..n-1), or more rows than columns, look like queries: the caller says which.
         columns = getattr(value, "columns", None)
-        if _is_default_index(index) and columns is not None and not _is_default_index(columns):
-            shown = ", ".join(map(repr, list(columns)[:3])) + (", ..." if len(columns) > 3 else "")
-            raise ValueError(
-                f"{name} is a DataFrame with unnamed rows 0..{len(index) - 1} and named columns ({shown}): systems "
-                f"are its rows here; if its columns are the systems, pass {name}.T; else name its rows by system "
-                f"({name}.index = [...])"
-            )
+        confirmed = labels[0] in _SYSTEM_LABELS or labels[1] in _QUERY_LABELS or systems is not None
+        if columns is not None and not confirmed:
+            numbered = index.dtype.kind in "iu" and columns.dtype.kind not in "iu"
+            if numbered or len(index) > len(columns):
+                rows, shown = (
+                    ", ".join(map(repr, list(x)[:3])) + (", ..." if len(x) > 3 else "") for x in (index, columns)
+                )
+                why = "numbered rows" if numbered else f"more rows ({len(index)}) than columns ({len(columns)})"
+                raise ValueError(
+                    f"{name} is a DataFrame with {why} ({rows}; columns {shown}), as queries x systems are laid out: "
+                    f"systems are its rows here; if its columns are the systems, pass {name}.T; if its rows are, "
+                    f"name its index: {name}.rename_axis(index='system')"
+                )
         matrix = check_array(value, name, ndim=2)
     if not names:
         names = [f"s{i}" for i in range(matrix.shape[0])]
@@ -78,11 +86,6 @@ def check_scores(value: Any, name: str, systems: Any = None) -> Scores:
     if len(set(systems)) != len(systems):
         raise ValueError(f"systems must name each row once, got {systems!r}")
     return Scores(matrix, systems)
-
-
-def _is_default_index(index: Any) -> bool:
-    """Whether a pandas index is the default one: unnamed positions 0..n-1 (a RangeIndex)."""
-    return type(index).__name__ == "RangeIndex" and index.name is None and index.start == 0 and index.step == 1
 
 
 def check_same_index(rows: Mapping[str, Any]) -> None:

@@ -19,22 +19,28 @@ INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
 
 def check_resample_count(
-    n_resamples: int, confidence: float, interval: str, test: str | None = None, name: str = "n_resamples"
+    n_resamples: int,
+    confidence: float,
+    interval: str,
+    test: str | None = None,
+    name: str = "n_resamples",
+    alpha: float | None = None,
 ) -> None:
     """Refuse too few resamples: for a bootstrap interval each tail, a share ``(1 - confidence) / 2`` of the
     resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%); the bootstrap test's
     p-value ``count / B`` is 0 when no resample reaches the statistic, which says "below alpha" only from
-    ``B >= 1 / (1 - confidence)`` on (20 at 95%); ``name``: the argument's."""
+    ``B >= 1 / alpha`` on (20 at 0.05; ``alpha``: the caller's, else ``1 - confidence``); ``name``: the argument's."""
     needed = math.ceil(2 / (1 - confidence) - 1e-9)  # - 1e-9: 2 / (1 - 0.9) is 20.000000000000004
     if interval in ("percentile", "bca") and n_resamples < needed:
         raise ValueError(
             f"{name} must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
         )
-    needed = math.ceil(1 / (1 - confidence) - 1e-9)
+    level = f"alpha {alpha:.2g}" if alpha is not None else f"alpha {1 - confidence:.2g} (1 - confidence)"
+    needed = math.ceil(1 / (1 - confidence if alpha is None else alpha) - 1e-9)
     if test == "bootstrap" and n_resamples < needed:
         raise ValueError(
-            f"{name} must be at least {needed} for the bootstrap test at alpha {1 - confidence:.2g}: its p-value, the "
+            f"{name} must be at least {needed} for the bootstrap test at {level}: its p-value, the "
             f"share of resamples reaching the statistic, is 0 when none does, which with fewer says nothing, got "
             f"{n_resamples}"
         )
@@ -62,6 +68,7 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
 
     Examples
     --------
+    >>> from ndcg_research.stats import mean_interval
     >>> out = mean_interval([0.9, 0.8, 0.7, 0.6, 0.5])
     >>> round(float(out["mean"]), 4), round(float(out["ci_high"] - out["mean"]), 4)   # t(0.975, 4) * 0.158 / sqrt(5)
     (0.7, 0.1963)
@@ -101,6 +108,7 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
 
     Examples
     --------
+    >>> from ndcg_research.stats import wilson_interval
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """

@@ -10,6 +10,7 @@ from scipy import stats
 from .._validation import check_array, check_int, check_option, check_resamples
 from ._inputs import check_jobs, check_level, check_scores
 from ._intervals import ALPHA
+from ._paired import TIE_TOLERANCE
 from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads, mean_error
 
 #: The corrections of ``adjust_pvalues``.
@@ -39,6 +40,7 @@ def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
 
     Examples
     --------
+    >>> from ndcg_research.stats import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.20]).round(4).tolist()     # Holm
     [0.04, 0.09, 0.09, 0.2]
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.20], "bonferroni").round(4).tolist()
@@ -122,6 +124,7 @@ def tukey_hsd(
 
     Examples
     --------
+    >>> from ndcg_research.stats import tukey_hsd
     >>> scores = [[0.9, 0.8, 0.9, 0.7, 0.8, 0.9], [0.5, 0.4, 0.6, 0.5, 0.4, 0.5], [0.5, 0.5, 0.5, 0.4, 0.5, 0.4]]
     >>> r = tukey_hsd(scores, n_resamples=2000)
     >>> r.pvalue.round(3).tolist()          # pairs (0, 1), (0, 2), (1, 2)
@@ -152,6 +155,12 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     first, second = np.triu_indices(matrix.shape[0], k=1)
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
+    # A tie is no difference, as in the paired tests: a pair whose queries all tie differs by 0 (p = 1), not by the
+    # residue of their rounding. Only a pair this close can (the others move by less than the tolerance).
+    near = np.flatnonzero(np.abs(difference) <= TIE_TOLERANCE)
+    gaps = matrix[first[near]] - matrix[second[near]]
+    gaps[np.abs(gaps) <= TIE_TOLERANCE] = 0.0
+    difference[near] = gaps.mean(axis=1)
     ordered = np.sort(ranges)
     # A range equal to |difference| in exact arithmetic (a shuffle that moves nothing that matters) reaches it: each of
     # the four means compared takes one value per query, so it is within n eps of the mean of each query's largest

@@ -49,7 +49,7 @@ from ._resampling import (
 TIE_TOLERANCE = 1e-12
 #: The paired tests (the ``test`` argument).
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
-#: Elements (resamples x pairs) of a chunk of pairs held in memory at once.
+#: Elements (pairs x the larger of queries and resamples) of a chunk of pairs held in memory at once.
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
@@ -153,14 +153,21 @@ class PairTests:
 
 
 def _test_options(
-    test: Any, interval: Any, confidence: Any, resamples: Any, seed: Any, exact: Any, kinds: tuple[str, ...] = INTERVALS
+    test: Any,
+    interval: Any,
+    confidence: Any,
+    resamples: Any,
+    seed: Any,
+    exact: Any,
+    kinds: tuple[str, ...] = INTERVALS,
+    alpha: float | None = None,
 ) -> dict[str, Any]:
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
     interval = _interval_of(test, check_option(interval, "interval", kinds, none=True))
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
-    check_resample_count(n_resamples, confidence, interval, test)
+    check_resample_count(n_resamples, confidence, interval, test, alpha=alpha)
     seed = check_int(seed, "seed", low=0)
     return dict(test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
 
@@ -215,6 +222,7 @@ def paired_test(
 
     Examples
     --------
+    >>> from ndcg_research.stats import paired_test
     >>> a = [0.61, 0.42, 0.55, 0.70, 0.38, 0.66, 0.59, 0.47]
     >>> b = [0.52, 0.40, 0.49, 0.71, 0.30, 0.60, 0.50, 0.45]
     >>> r = paired_test(a, b, test="permutation")
@@ -248,9 +256,9 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one indexed like
-        queries or with columns named like runs is refused: pass its transpose), on nDCG's scale, as in
-        ``paired_test``.
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one that looks
+        laid out as queries x systems, its rows numbered or more than its columns, is refused: pass its transpose,
+        or name its index ``"system"``), on nDCG's scale, as in ``paired_test``.
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
@@ -269,13 +277,14 @@ def pairwise_tests(
 
     Examples
     --------
+    >>> from ndcg_research.stats import pairwise_tests
     >>> scores = [[0.5, 0.6, 0.7, 0.4], [0.4, 0.5, 0.7, 0.3], [0.1, 0.2, 0.3, 0.2]]
     >>> t = pairwise_tests(scores, test="permutation")
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    options = _test_options(test, interval, confidence, n_resamples, seed, exact, kinds=(*INTERVALS, "none"))
     alpha, n_jobs = check_level(alpha, "alpha"), check_jobs(n_jobs)
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact, (*INTERVALS, "none"), alpha)
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
         given, pairs = pairs, check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
@@ -309,7 +318,8 @@ def _pairwise_tests(
     draw = functools.partial(_PrecomputedResamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
     flips = draw("exact" if use_exact else "sign-flip") if test == "permutation" else None
     boot = draw("bootstrap") if test == "bootstrap" or interval in ("percentile", "bca") else None
-    chunk = max(1, _CHUNK_ELEMENTS // max((r.resamples.n_resamples for r in (flips, boot) if r is not None), default=1))
+    # a pair holds its n differences and its resamples' statistics (t and Wilcoxon: the differences alone)
+    chunk = max(1, _CHUNK_ELEMENTS // max([n, *(r.resamples.n_resamples for r in (flips, boot) if r is not None)]))
 
     options: dict[str, Any] = dict(test=test, interval=interval, confidence=confidence, alpha=alpha)
 

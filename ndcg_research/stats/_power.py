@@ -1,5 +1,6 @@
 """Discriminative power of an evaluation measure (Sakai, SIGIR 2006): the share of pairs of systems it separates."""
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, rename
 from ._intervals import ALPHA, check_resample_count
 from ._multiple import CORRECTIONS, TukeyHSD, _adjust_pvalues, _tukey_hsd
 from ._paired import PairTests, _pairwise_tests
+from ._resampling import EXACT_MAX_QUERIES
 
 #: The tests ``discriminative_power`` can use.
 POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
@@ -112,6 +114,8 @@ def discriminative_power(
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from ndcg_research.stats import discriminative_power
     >>> rng = np.random.default_rng(7)
     >>> topic = rng.normal(0.5, 0.15, 50)                    # per-topic difficulty
     >>> scores = np.array([topic + shift + rng.normal(0, 0.05, 50) for shift in (0.0, 0.01, 0.1)])
@@ -123,12 +127,21 @@ def discriminative_power(
     """
     alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
     n_resamples = check_resamples(n_resamples)
-    check_resample_count(n_resamples, 1 - alpha, "none", test)  # (no interval here)
+    check_resample_count(n_resamples, 1 - alpha, "none", test, alpha=alpha)  # (no interval here)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     seed, n_jobs = check_int(seed, "seed", low=0), check_jobs(n_jobs)
     matrix, names = check_scores(scores, "scores", systems)
     if correction is not None and test == "tukey":
         raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
+    # A Monte Carlo p-value, (count + 1) / (B + 1), is never below 1 / (B + 1): too few resamples made the power 0
+    if (
+        test == "tukey" or test == "permutation" and matrix.shape[1] > EXACT_MAX_QUERIES
+    ) and n_resamples + 1 <= 1 / alpha:
+        needed = math.floor(1 / alpha)  # the smallest B with 1 / (B + 1) < alpha
+        raise ValueError(
+            f"n_resamples must be at least {needed} for the {test} test at alpha {alpha:g}: its p-values are at least "
+            f"1 / (n_resamples + 1), so no pair could be significant, got {n_resamples}"
+        )
     result: TukeyHSD | PairTests
     if test == "tukey":
         result = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)

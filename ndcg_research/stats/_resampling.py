@@ -30,8 +30,9 @@ RESAMPLE_BLOCK = 10_000
 EXACT_BLOCK = 1 << 16
 #: Up to this many queries a sign-flip test enumerates every pattern by default.
 EXACT_MAX_QUERIES = 20
-#: The most queries an exact sign-flip test accepts when asked for (2**29 patterns).
-EXACT_LIMIT = 30
+#: The most queries an exact sign-flip test accepts when asked for (2**24 patterns: 0.5 GB and some 15 s a pair; at 30
+#: queries, 2**29 patterns held some 15 GB).
+EXACT_LIMIT = 25
 
 ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
 T = TypeVar("T")
