@@ -76,12 +76,36 @@ def test_an_installed_package_without_a_checkout_asks_for_the_root(tmp_path, mon
     site = tmp_path / "site-packages" / "ndcg_research" / "findings"
     site.mkdir(parents=True)
     monkeypatch.setattr(findings_cli, "__file__", str(site / "cli.py"))
+    monkeypatch.chdir(tmp_path)  # then the working directory is the checkout, as for reproduce: here it is none
     assert main(["findings", "--check"]) == 1
     err = capsys.readouterr().err
     assert err == (
-        f"ndcg-research findings: error: {str(tmp_path / 'site-packages')!r} holds no checkout of ndcg_research: "
+        f"ndcg-research findings: error: {str(tmp_path)!r} holds no checkout of ndcg_research: "
         "give --root DIR, a clone of it\n"
     )
+    monkeypatch.chdir(ROOT)  # run in a clone, the installed package finds it (it said: give --root)
+    assert main(["findings", "--check"]) == 0, capsys.readouterr().err
+
+
+def test_a_table_value_a_rule_cannot_take_and_an_unwritable_page_are_one_line_errors(tmp_path, capsys):
+    # Each was a traceback: a ValueError of the rule (no finite estimate), an IsADirectoryError writing FINDINGS.md
+    tables = tmp_path / "results" / "full"
+    shutil.copytree(ROOT / "results" / "full", tables)
+    measures = pd.read_csv(tables / "07_measures.csv")
+    measures.assign(queries_needed=float("inf")).to_csv(tables / "07_measures.csv", index=False)
+    assert main(["findings", "--json", "--results", str(tables)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ndcg-research findings: error: finding 'queries-depend-on-discount' (studies/query_sets/")
+    assert "ValueError: needed has no finite estimate" in err and err.count("\n") == 1
+    shutil.copytree(ROOT / "results" / "full", tables, dirs_exist_ok=True)
+    for name in ("README.md", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "FINDINGS.md").mkdir()
+    assert main(["findings", "--root", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.endswith(f"cannot write {str(tmp_path / 'FINDINGS.md')!r}: Is a directory\n")
+    for option in ("--root", "--results"):
+        assert main(["findings", option, str(tmp_path / "missing")]) == 1
+        assert capsys.readouterr().err.endswith(f"{option} {str(tmp_path / 'missing')!r} is not a folder (missing)\n")
 
 
 def test_a_table_of_other_columns_is_a_one_line_error_naming_it(tmp_path, monkeypatch, capsys):

@@ -295,11 +295,14 @@ class Claim:
         try:
             try:
                 measured = self.rule(results)
-            except (KeyError, IndexError) as exc:  # a table that reads but lacks a column or row the rule needs
+            except UnreadableTableError:  # (said by Results.table, of the table itself)
+                raise
+            # A table that reads but lacks a column or row the rule needs, or holds a value it cannot take (NaN, inf)
+            except (KeyError, IndexError, ValueError, TypeError) as exc:
                 raise UnreadableTableError(
                     f"finding {self.key!r} (studies/{self.text.study}/findings.py) does not find what it reads in the "
-                    f"tables of {str(results.folder)!r} ({type(exc).__name__}: {exc}); tables of another version? "
-                    "Re-run the full profile (python3 tasks.py reproduce)"
+                    f"tables of {str(results.folder)!r} ({type(exc).__name__}: {exc}); tables of another version, or "
+                    "edited? Re-run the full profile (python3 tasks.py reproduce)"
                 ) from exc
             finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
         finally:

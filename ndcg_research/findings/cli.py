@@ -41,8 +41,16 @@ def _run(args: argparse.Namespace) -> int:
     from .model import MissingTableError, Results, UnreadableTableError
     from .render import outputs
 
+    # The checkout of an editable install, else (pip install .: site-packages) the working directory, as reproduce's
     root = Path(args.root) if args.root is not None else Path(__file__).resolve().parents[2]
-    # An installed package (pip install .) has no repository around it: only --json of given tables needs none.
+    if args.root is None and not (root / "pyproject.toml").is_file():
+        root = Path.cwd()
+    for option, folder in (("--root", args.root), ("--results", args.results)):
+        if folder is not None and not Path(folder).is_dir():
+            return fail(
+                "findings", f"{option} {folder!r} is not a folder" + ("" if Path(folder).exists() else " (missing)")
+            )
+    # Only --json of given tables needs no checkout.
     if args.root is None and not (root / "pyproject.toml").is_file() and not (args.json and args.results):
         return fail("findings", f"{str(root)!r} holds no checkout of ndcg_research: give --root DIR, a clone of it")
     results = Results(Path(args.results) if args.results is not None else root / "results" / "full")
@@ -59,7 +67,12 @@ def _run(args: argparse.Namespace) -> int:
         return fail("findings", str(exc))
     stale = [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
     # The rules a confirmatory run is judged by must be those its record names (thresholds.toml, [confirmatory]).
-    contradictions = problems(root, catalogue().confirmatory)
+    try:
+        contradictions = problems(root, catalogue().confirmatory)
+    except ImportError as exc:  # yaml, to read the profiles' seeds
+        return fail(
+            "findings", f"needs {exc.name}, of the notebooks extra: pip install '.[notebooks]' in the package's folder"
+        )
     for line in contradictions:
         fail("findings", line)
     if contradictions:
@@ -73,6 +86,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"findings up to date ({len(findings)} findings)")
         return 0
     for path in stale:
-        path.write_text(files[path], encoding="utf-8")
+        try:
+            path.write_text(files[path], encoding="utf-8")
+        except OSError as exc:
+            return fail("findings", f"cannot write {str(path)!r}: {exc.strerror or exc}")
     print(f"{len(findings)} findings; wrote {wrote or 'nothing (up to date)'}")
     return 0
