@@ -1121,3 +1121,15 @@ def test_an_empty_folder_option_is_refused(capsys, option):
     assert capsys.readouterr().err.endswith(
         f"ndcg-research findings: error: argument {option}: must name a file or folder, got ''\n"
     )
+
+
+def test_check_without_the_notebooks_extra_names_it(monkeypatch, capsys):
+    # The confirmatory check reads the profiles' seeds with yaml: without it, a ModuleNotFoundError traceback
+    import sys
+
+    monkeypatch.setitem(sys.modules, "yaml", None)  # import yaml now raises ModuleNotFoundError, as uninstalled
+    assert main(["findings", "--check"]) == 1
+    assert capsys.readouterr().err == (
+        "ndcg-research findings: error: needs yaml, of the notebooks extra: pip install '.[notebooks]' in the "
+        "package's folder\n"
+    )
