@@ -342,3 +342,33 @@ def test_values_the_docstrings_stated():
 def test_cutoff_k_keeps_exact_powers_exact():
     assert experiments.cutoff_k(10_000, 0.5) == 100 and experiments.cutoff_k(10**6, 0.3) == math.ceil(10**1.8)
     assert experiments.cutoff_k(10, 0.0) == 1 and experiments.cutoff_k(10, 1.2) == 10
+
+
+def _certain_levels(bias_beyond, p_low_last):
+    """A made-up ``15_zipf_levels.csv`` of one certain-top pair: exact lists to 10^4, tails replaced beyond."""
+    rows = []
+    for n, d, p_low in [(100, 0.6, 0.8), (10**4, 2.4, 0.99), (10**8, 130.0, p_low_last)]:
+        bias = 0.0 if n <= 10**4 else bias_beyond
+        row = dict(model="certain", hi=1.0, better="bayes", worse="noisy(sigma=0.5)", n=n, replicates=1000)
+        rows.append(row | dict(std_gap=d, std_gap_se=0.1 * d, bias_bound=bias, p_correct=min(p_low + 0.005, 1.0)))
+        rows[-1] |= dict(p_correct_low=p_low, p_correct_high=1.0)
+    return rows
+
+
+@pytest.mark.parametrize(
+    "bias_beyond, p_low_last, expected",
+    [
+        (0.0, 0.996, "holds"),  # every n controlled: judged at the largest, as the committed rule did
+        (0.0, 0.98, "does not hold"),  # controlled, but P(correct) not near 1 at the largest n
+        # The largest n not controlled (the bound times d far above a fifth of d's standard error): the committed
+        # rule read it and said 'holds'; only the rise up to 10^4 counts, extrapolated.
+        (2331.0, 0.996, "consistent with"),
+    ],
+)
+def test_the_certain_top_rule_reads_only_controlled_list_lengths(tmp_path, bias_beyond, p_low_last, expected):
+    from ndcg_research.findings import Results
+    from ndcg_research.simulation.tables import write_table
+    from ndcg_research.studies.derivations.findings import TABLES, zipf_certain_top
+
+    write_table(_certain_levels(bias_beyond, p_low_last), tmp_path / TABLES["zipf"])
+    assert zipf_certain_top(Results(tmp_path)).verdict == expected

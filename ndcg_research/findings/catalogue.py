@@ -262,8 +262,9 @@ def make_finding(
     if text.revised:
         times.append("after seeing data")
     fixed = max(times, key=FIXED_WHEN.index)
-    if catalogue().confirmatory.get("results_commit"):
-        fixed = "before the confirmatory run"
+    record = catalogue().confirmatory
+    if record.get("results_commit"):  # a rule revised after that run says so (its text's ``revised`` says why)
+        fixed = "after the confirmatory run" if text.key in record.get("revised", []) else "before the confirmatory run"
     return Finding(
         key=text.key,
         **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary", "conditions")},

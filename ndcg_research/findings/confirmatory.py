@@ -1,5 +1,6 @@
 """The confirmatory run: the full profile again, fresh seeds, judged by rules committed before it (``[confirmatory]``
-of ``thresholds.toml``: ``rules_commit``, ``seeds``, ``results_commit``). :func:`problems` checks that the rules equal
+of ``thresholds.toml``: ``rules_commit``, ``seeds``, ``results_commit``, and ``revised``: the findings whose rule was
+changed after it, each saying why in its text's ``revised``). :func:`problems` checks that the other rules equal
 ``rules_commit``'s as values and syntax trees (comments and layout may change), then the seeds once results are in."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,13 @@ SHARED = "ndcg_research/findings/thresholds.toml"
 MODEL = "ndcg_research/findings/model.py"
 
 
-def _code(source: str, only: str | None = None) -> str:
-    """The syntax tree of Python ``source`` (of its function ``only``), without docstrings, as text."""
-    tree = ast.parse(source)
+def _code(source: str, only: str | None = None, without: Collection[str] = ()) -> str:
+    """The syntax tree of Python ``source`` (of its function ``only``; ``without`` the functions named), without
+    docstrings, as text."""
+    tree: Any = ast.parse(source)
     if only is not None:
         tree = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == only)
+    tree.body = [node for node in tree.body if not (isinstance(node, ast.FunctionDef) and node.name in without)]
     for node in ast.walk(tree):
         body: Any = getattr(node, "body", None)
         first = body[0] if isinstance(body, list) and body else None
@@ -31,9 +34,10 @@ def _code(source: str, only: str | None = None) -> str:
     return ast.dump(tree)
 
 
-def rules(read: Callable[[str], str | None], studies: list[str]) -> dict[str, Any]:
+def rules(read: Callable[[str], str | None], studies: list[str], revised: Collection[str] = ()) -> dict[str, Any]:
     """What decides the verdicts, from ``read(path)`` (None: missing): the thresholds' values, each finding's
-    :data:`RULE_FIELDS`, and each study's ``findings.py`` and :func:`~.model.limit_verdict` as syntax trees."""
+    :data:`RULE_FIELDS`, and each study's ``findings.py`` and :func:`~.model.limit_verdict` as syntax trees; the
+    findings ``revised`` after the run (keys) are left out, with their rules' functions."""
     shared = tomllib.loads(read(SHARED) or "")
     shared.pop("confirmatory", None)
     thresholds = {name: entry.get("value") for name, entry in shared.items()}
@@ -47,9 +51,10 @@ def rules(read: Callable[[str], str | None], studies: list[str]) -> dict[str, An
         findings |= {
             key: {name: entry.get(name) for name in RULE_FIELDS}
             for key, entry in data.items()
-            if isinstance(entry, Mapping) and "rule" in entry
+            if isinstance(entry, Mapping) and "rule" in entry and key not in revised
         }
-        code[study] = _code(read(f"{STUDIES}/{study}/findings.py") or "")
+        functions = [key.replace("-", "_") for key in revised]  # (a finding's rule is named after its key)
+        code[study] = _code(read(f"{STUDIES}/{study}/findings.py") or "", without=functions)
     code["limit_verdict"] = _code(read(MODEL) or "", "limit_verdict")
     return {"thresholds": thresholds, "findings": findings, "code": code}
 
@@ -93,7 +98,8 @@ def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
         return (root / path).read_text(encoding="utf-8") if (root / path).is_file() else None
 
     found = []
-    then, now = rules(committed, studies), rules(in_tree, studies)
+    revised = record.get("revised", [])
+    then, now = rules(committed, studies, revised), rules(in_tree, studies, revised)
     for part, what in (("thresholds", "threshold"), ("findings", "rule of finding"), ("code", "code of")):
         for name in sorted(set(then[part]) | set(now[part])):
             if then[part].get(name) != now[part].get(name):

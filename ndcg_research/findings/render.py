@@ -24,6 +24,7 @@ FIXED_WORDS = {
     "with the first run": "in the commit of the first outputs it judges (which came first is not known)",
     "after seeing data": "after seeing data: an exploratory verdict, until a run judged by rules fixed before it",
     "before the confirmatory run": "before the confirmatory run that wrote the tables it judges",
+    "after the confirmatory run": "revised after the confirmatory run that wrote the tables it judges (why: below)",
 }
 
 
@@ -101,7 +102,9 @@ def render_summary(findings: Sequence[Finding]) -> str:
     # A page of some findings only (a test, a partial run) has no summary of them all.
     if named - {"T"} <= {f.key for f in findings}:
         if record.get("results_commit"):
+            revised = [f.title for f in findings if f.fixed == "after the confirmatory run"]
             tail = texts["confirmatory"].format(rules_commit=record["rules_commit"][:12])
+            tail += " " + texts["revised"].format(titles="; ".join(f'"{t}"' for t in revised)) if revised else ""
         else:
             exploratory = sum(f.fixed == "after seeing data" for f in findings)
             tail = texts["exploratory"].format(exploratory=exploratory, total=len(findings))
