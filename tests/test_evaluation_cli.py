@@ -177,6 +177,7 @@ def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_wher
         (["-m", "nDCG@10"], "unknown measure 'nDCG@10' (measure names are lower case: 'ndcg@10'); valid measures"),
         (["-m", "NDCG_cut.10"], "unknown measure 'NDCG_cut.10' (measure names are lower case: 'ndcg_cut.10')"),
         (["-m", "ndcgx"], "unknown measure 'ndcgx'; valid measures"),
+        (["-m", "ndcg@10(gain=exp2"], "unknown measure 'ndcg@10(gain=exp2' (its parentheses do not pair); valid"),
         # a newcomer's slips: the name trec_eval prints copied back, two measures in one -m, an upper-case name
         # that is no measure in lower case either (it said "measure names are lower case: 'ndcg@x'")
         (["-m", "ndcg_cut_10"], "(the name trec_eval prints; it reads ndcg_cut.10, or write ndcg@10); valid"),

@@ -235,6 +235,8 @@ def _parse_spec(text: str) -> Measure:
             hint = f" (trec_eval's {base}, a variant of nDCG, is not computed here; ndcg and ndcg_cut are)"
         elif not name.lower().startswith("ndcg"):
             hint = " (nDCG only)"
+        elif name.count("(") != name.count(")"):  # ndcg@10(gain=exp2
+            hint = " (its parentheses do not pair)"
         elif cut:  # the name trec_eval prints, copied back
             hint = f" (the name trec_eval prints; it reads ndcg_cut.{cut[1]}, or write ndcg@{cut[1]})"
         elif "," in name or " " in name:
