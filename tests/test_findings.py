@@ -16,6 +16,15 @@ from ndcg_research.simulation.tables import write_table
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _signed(table: Path) -> None:
+    """Record a table's SHA-256 as write_table does: a table a run wrote so (another version's), not one edited."""
+    import hashlib
+
+    (table.parent / f"{table.name}.sha256").write_text(
+        f"{hashlib.sha256(table.read_bytes()).hexdigest()}  {table.name}\n"
+    )
+
+
 def test_committed_findings_are_up_to_date(capsys):
     # The README's Findings section and FINDINGS.md must be what the committed tables give.
     assert main(["findings", "--check"]) == 0, capsys.readouterr().err
@@ -93,6 +102,7 @@ def test_a_table_value_a_rule_cannot_take_and_an_unwritable_page_are_one_line_er
     shutil.copytree(ROOT / "results" / "full", tables)
     measures = pd.read_csv(tables / "07_measures.csv")
     measures.assign(queries_needed=float("inf")).to_csv(tables / "07_measures.csv", index=False)
+    _signed(tables / "07_measures.csv")
     assert main(["findings", "--json", "--results", str(tables)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ndcg-research findings: error: finding 'queries-depend-on-discount' (studies/query_sets/")
@@ -113,6 +123,7 @@ def test_a_table_of_other_columns_is_a_one_line_error_naming_it(tmp_path, monkey
     root = _fake_root(tmp_path, 0.75)
     table = root / "results" / "full" / "t.csv"
     table.write_text(table.read_text().replace("mean", "average"))  # its dtypes file still lists mean
+    _signed(table)
     for argv in (["--check"], [], ["--json"]):  # it was a ValueError traceback
         assert main(["findings", *argv, "--root", str(root)]) == 1
         err = capsys.readouterr().err
@@ -1051,6 +1062,7 @@ def test_a_table_without_a_column_or_row_a_finding_reads_is_a_one_line_error(tmp
         dtypes.write_text(json.dumps({k: v for k, v in json.loads(dtypes.read_text()).items() if k != "article"}))
     else:
         table.write_text("".join(line for line in lines if "returned list only" not in line))
+    _signed(table)
     assert main(["findings", "--json", "--results", str(folder)]) == 1  # it was a KeyError traceback
     err = capsys.readouterr().err
     assert err.startswith(
@@ -1068,6 +1080,7 @@ def test_a_table_without_rows_is_a_one_line_error(tmp_path, capsys, name):
     shutil.copytree(ROOT / "results" / "full", folder)
     table = folder / name
     table.write_text(table.read_text().splitlines(keepends=True)[0])
+    _signed(table)
     assert main(["findings", "--json", "--results", str(folder)]) == 1
     err = capsys.readouterr().err
     assert (
@@ -1133,3 +1146,26 @@ def test_check_without_the_notebooks_extra_names_it(monkeypatch, capsys):
         "ndcg-research findings: error: needs yaml, of the notebooks extra: pip install '.[notebooks]' in the "
         "package's folder\n"
     )
+
+
+@pytest.mark.parametrize("change", ["cut", "doubled", "edited", "unsigned"])
+def test_a_table_changed_since_the_run_wrote_it_is_refused(tmp_path, capsys, change):
+    # 03_agreement.csv cut to one row flipped finite-n-theory to 'holds' ('1 of 1 cells'); doubled, every count doubled
+    folder = tmp_path / "full"
+    shutil.copytree(ROOT / "results" / "full", folder)
+    table = folder / "03_agreement.csv"
+    header, first, second, *rest = table.read_text().splitlines(keepends=True)
+    edits = {
+        "cut": header + first,
+        "doubled": "".join([header, first, second, *rest, first, second, *rest]),
+        "edited": "".join([header, first.replace("True", "False"), second, *rest]),
+        "unsigned": table.read_text(),
+    }
+    table.write_text(edits[change])
+    if change == "unsigned":
+        (folder / "03_agreement.csv.sha256").unlink()
+    assert main(["findings", "--json", "--results", str(folder)]) == 1
+    err = capsys.readouterr().err
+    why = "03_agreement.csv.sha256 is missing" if change == "unsigned" else "is not the table write_table wrote"
+    assert err.startswith(f"ndcg-research findings: error: table '03_agreement.csv' in {str(folder)!r} does not read")
+    assert why in err and err.count("\n") == 1

@@ -93,10 +93,11 @@ class Results:
 
     def table(self, name: str) -> Any:
         """The table ``name`` as a pandas DataFrame (:class:`MissingTableError` if absent, :class:`UnreadableTableError`
-        if it has no rows: no run writes one, and a rule would read nothing as something)."""
+        if it has no rows, no run writes one and a rule would read nothing as something, or if it is not the table
+        the run wrote, by its SHA-256: cut short or edited, a rule would read it as a verdict)."""
         from ..simulation.tables import read_table
 
-        table = self._load(name, "table", read_table)
+        table = self._load(name, "table", lambda path: read_table(path, checked=True))  # as the run wrote it
         if table.empty:
             raise UnreadableTableError(f"table {name!r} in {str(self.folder)!r} has no rows; re-run the full profile")
         return table

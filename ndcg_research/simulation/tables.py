@@ -1,11 +1,14 @@
 """Tidy result tables as CSV files whose column types survive a round trip.
 
 Read naively, ``"True"`` becomes a boolean and ``"007"`` the integer 7: the column types go beside the CSV
-(``name.csv.dtypes.json``). Floats get 10 significant digits: machine-dependent last bits do not show.
+(``name.csv.dtypes.json``). Floats get 10 significant digits: machine-dependent last bits do not show. The table's
+SHA-256 goes beside it too (``name.csv.sha256``, as ``sha256sum`` writes it): a table edited, cut or appended to
+after the run wrote it does not read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -29,6 +32,16 @@ def dtypes_path(path: str | os.PathLike[str]) -> Path:
     return path.with_name(path.name + ".dtypes.json")
 
 
+def checksum_path(path: str | os.PathLike[str]) -> Path:
+    """The file that records the SHA-256 of the table at ``path`` (``<path>.sha256``, ``sha256sum -c`` reads it)."""
+    path = Path(path)
+    return path.with_name(path.name + ".sha256")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def _column_type(name: str, column: pd.Series) -> str:
     dtype = column.dtype
     for test, kind in ((is_bool_dtype, "bool"), (is_integer_dtype, "int64"), (is_float_dtype, "float64")):
@@ -50,12 +63,27 @@ def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | o
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(path, index=False, float_format=FLOAT_FORMAT, na_rep=_NAN, lineterminator="\n")
     dtypes_path(path).write_text(json.dumps(types, indent=1) + "\n", encoding="utf-8")
+    checksum_path(path).write_text(f"{_sha256(path)}  {path.name}\n", encoding="utf-8")
     return path
 
 
-def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a table written by :func:`write_table` (its ``.dtypes.json`` beside it), each column with its type."""
+def read_table(path: str | os.PathLike[str], *, checked: bool = False) -> pd.DataFrame:
+    """Read a table written by :func:`write_table` (its ``.dtypes.json`` beside it), each column with its type; a
+    table that differs from its ``.sha256`` is refused (``checked``: one without that file too)."""
     path = Path(path)
+    if checksum_path(path).is_file() or checked:
+        try:
+            recorded = checksum_path(path).read_text(encoding="utf-8").split()[:1]
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"{checksum_path(path)} is missing: the table's SHA-256, which write_table writes (a table of an "
+                "older version of the package, or not written by it)"
+            ) from None
+        if recorded != [_sha256(path)]:
+            raise ValueError(
+                f"{path} is not the table write_table wrote: its SHA-256 differs from {checksum_path(path).name} "
+                "(edited, cut or appended to since)"
+            )
     try:
         types = json.loads(dtypes_path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
