@@ -466,7 +466,7 @@ def test_reasons_count_in_words_and_state_undefined_cases_plainly():
              "queries_for_swap_target": 1.0, "tau_log2": math.nan, "shortlisted": False},
         ]
     )  # fmt: skip
-    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100, "swap_trials": 200}
     reasons = _advise._reasons(table, 0, [(1, 0.0), (2, 0.0)], n_queries=4, n_systems=2, settings=settings)
     text = "\n".join(reasons)
     assert "already with 1 query it is 0.0%" in text and "the only candidate as discriminative" in text
@@ -531,7 +531,7 @@ def test_the_fits_query_count_for_the_swap_target_is_said_as_its_crossing(curve,
           "phi": 0.9, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": curve[-1][1], "queries_for_swap_target": queries,
           "tau_log2": 1.0, "shortlisted": True}]
     )  # fmt: skip
-    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100, "swap_trials": 200}
     reasons = _advise._reasons(table, 0, curve, n_queries=12, n_systems=2, settings=settings)
     stability = next(reason for reason in reasons if reason.startswith("stability"))
     assert stability.endswith(said.format(fit="the exponential fit of the swap curve reaches 5.0% at about")), stability
@@ -651,24 +651,69 @@ def test_a_recommended_discount_that_reverses_log2_says_so():
     )
 
 
+def reversed_pairs_by_hand(means, reference):
+    """Pairs of systems ordered opposite (strictly) by two lists of means: every pair compared."""
+    pairs = itertools.combinations(range(len(means)), 2)
+    return sum((means[i] - means[j]) * (reference[i] - reference[j]) < 0 for i, j in pairs)
+
+
 def test_discounts_that_disagree_with_log2s_order_are_named():
-    # tau <= 0: at least as many pairs of systems reversed as kept. It read "order the systems like log2".
-    rows = [{"discount": d, "tau_log2": tau} for d, tau in (("log2", 1.0), ("zipf", -1 / 3), ("loglog", 0.6))]
-    rows += [{"discount": "geometric", "tau_log2": 0.0}]
+    # Any pair reversed is named: it read "order the systems like log2" whenever tau > 0 (tau 0.33: one pair in three
+    # reversed), and "compare with log2's order" for tau <= 0. Three systems; the means by hand.
+    means = {"log2": [0.1, 0.2, 0.3], "zipf": [0.3, 0.1, 0.2], "loglog": [0.1, 0.3, 0.2], "power": [0.5, 0.6, 0.7]}
+    means["geometric"] = [0.2, 0.1, 0.1]  # ties the pair 2-3 that log2 orders
+    counts = {d: reversed_pairs_by_hand(m, means["log2"]) for d, m in means.items()}
+    assert counts == {"log2": 0, "zipf": 2, "loglog": 1, "power": 0, "geometric": 2}
+    taus = {d: stats.kendalltau(m, means["log2"]).statistic for d, m in means.items()}
+    rows = [{"discount": d, "tau_log2": tau} for d, tau in taus.items()]
     table = rule_table([{**row, "power": 0.5, "phi": 0.9} for row in rows]).assign(
         pairs_significant=3,
         erho2=0.9,
         queries_for_phi=2.0,
         queries_for_swap_target=3.0,
-        shortlisted=[True] + [False] * 3,
+        shortlisted=[True] + [False] * 4,
     )
-    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
-    kept = _advise._reasons(table, 0, [(2, 0.1), (4, 0.01)], n_queries=8, n_systems=3, settings=settings)[3]
-    assert "the other discounts compare with log2's order at Kendall tau -0.33 to 0.60; " in kept and "like" not in kept
-    assert "; zipf disagrees with log2's order of the systems (Kendall tau = -0.33)" in kept
+    orders = {
+        i: _measurements.order_differences(np.array(m), np.array(means["log2"])) for i, m in enumerate(means.values())
+    }
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100, "swap_trials": 200}
+    reasons = _advise._reasons(
+        table, 0, [(2, 0.1), (4, 0.01)], n_queries=8, n_systems=3, settings=settings, orders=orders
+    )
+    kept = reasons[3]
+    assert "like log2" not in kept and "compare with" not in kept
+    assert "; power orders the systems as log2 does (Kendall tau = 1.00)" in kept  # (the only one alike)
+    assert f"zipf reverses log2's order of {counts['zipf']} of the 3 pairs of systems (Kendall tau = -0.33)" in kept
+    assert f"loglog reverses log2's order of {counts['loglog']} of the 3 pairs of systems (Kendall tau = 0.33)" in kept
+    # geometric ties 0.1 = 0.1 where log2 orders 0.2 < 0.3, and reverses the other two pairs
     assert (
-        "; geometric disagrees with log2's order of the systems (Kendall tau = 0.00)" in kept and "loglog" not in kept
+        f"geometric reverses log2's order of {counts['geometric']} of the 3 pairs of systems and ties 1 pair log2"
+        in kept
     )
+
+
+def test_other_discounts_are_said_alike_only_when_they_reverse_no_pair_end_to_end():
+    # Review: E ideal; B puts the grade-3 document 4th or 5th; A puts it first but its grade-1 documents deep. log2 orders
+    # E > B > A, geometric(p=0.3) E > A > B: one pair in three reversed (tau 0.33), said "order the systems like log2".
+    ones, zeros = list(range(1, 16)), list(range(16, 46))
+    qrels = {f"q{i}": {f"d{d}": 3 if d == 0 else int(d < 16) for d in range(46)} for i in range(10)}
+
+    def run(order):
+        return {f"q{i}": {f"d{d}": 100.0 - r for r, d in enumerate(order(i))} for i in range(10)}
+
+    runs = {
+        "E": run(lambda i: [0, *ones, *zeros]),
+        "B": run(lambda i: ones[: 3 + i % 2] + [0] + ones[3 + i % 2 :] + zeros),
+        "A": run(lambda i: [0] + zeros[: 25 + i % 3] + ones + zeros[25 + i % 3 :]),
+    }
+    discounts = ["log2", "geometric(p=0.3)"]
+    means = [evaluate(qrels, runs, f"ndcg(discount={d!r})").mean_values[:, 0] for d in discounts]
+    reversed_ = reversed_pairs_by_hand(means[1], means[0])
+    assert reversed_ == 1
+    advice = advise(qrels, runs, discounts=discounts, cutoffs=[None], gains=["linear"], n_resamples=200, swap_trials=20)
+    text = str(advice)
+    assert "like log2" not in text and "as log2 does" not in text and "alike" not in text
+    assert f"geometric(p=0.3) reverses log2's order of {reversed_} of the 3 pairs of systems" in text
 
 
 # ---------------------------------------------------------------- p-values near alpha
@@ -735,7 +780,7 @@ def test_the_per_cut_off_list_says_its_margin_counts_from_the_cut_offs_own_highe
 # ---------------------------------------------------------------- the swap fit's query count
 
 
-def swap_reason(curve, pairs_significant, n_systems=3, target=0.05):
+def swap_reason(curve, pairs_significant, n_systems=3, target=0.05, trials=200):
     sizes, rates = (np.array(column) for column in zip(*curve, strict=True))
     queries = _measurements.queries_for_swap_rate(sizes, rates, target)[0]
     table = pd.DataFrame(
@@ -743,7 +788,7 @@ def swap_reason(curve, pairs_significant, n_systems=3, target=0.05):
           "pairs_significant": pairs_significant, "erho2": 0.9, "queries_for_phi": 2.0, "swap_rate": rates[-1],
           "queries_for_swap_target": queries, "tau_log2": 1.0, "shortlisted": True}]
     )  # fmt: skip
-    settings = {"alpha": 0.05, "target_swap_rate": target, "n_resamples": 100}
+    settings = {"alpha": 0.05, "target_swap_rate": target, "n_resamples": 100, "swap_trials": trials}
     reasons = _advise._reasons(table, 0, curve, n_queries=12, n_systems=n_systems, settings=settings)
     return next(reason for reason in reasons if reason.startswith("stability"))
 
@@ -797,9 +842,42 @@ def test_a_fit_crossing_before_the_first_size_is_not_said_to_be_about_the_target
 
 @pytest.mark.parametrize(("target", "said"), [(0.0001, "0.01%"), (0.0125, "1.25%"), (0.05, "5.0%")])
 def test_the_target_swap_rate_is_said_with_its_digits(target, said):
-    # A target of 0.0001 was said as "below the target of 0.0%".
-    stability = swap_reason([(1, 0.0), (2, 0.0)], 3, target=target)
+    # A target of 0.0001 was said as "below the target of 0.0%". (3 systems x 4000 trials: 12,000 pair comparisons,
+    # enough for a measured 0 to be below 0.01%.)
+    stability = swap_reason([(1, 0.0), (2, 0.0)], 3, target=target, trials=4000)
     assert stability.endswith(f"already with 1 query it is 0.0%, below the target of {said}."), stability
+
+
+@pytest.mark.parametrize("target", [1e-13, 0.0001])
+def test_a_measured_0_is_not_said_below_a_target_the_trials_cannot_resolve(target):
+    # 0 swaps in 3 pairs x 200 trials = 600 comparisons: a rate below 1/600, which shows nothing about a rate of
+    # 1e-13. It said "order 0.0% ... already below the target of 0.0%; the exponential fit reaches 0.0% at ...".
+    comparisons = 3 * 200
+    assert target < 1 / comparisons
+    for curve in ([(1, 0.0), (2, 0.0)], [(1, 0.3), (2, 0.01), (3, 0.0)], [(2, 0.3), (4, 0.1), (6, 0.0)]):
+        said = swap_reason(curve, 3, target=target)
+        assert "below the target" not in said and "0.0%" not in said, said
+        assert f"{100 * target:.3g}%" in said and f"below 1/{comparisons}" in said, said
+    stability = swap_reason([(2, 0.3), (4, 0.1), (6, 0.0)], 3, target=target)
+    assert stability.startswith(
+        f"stability: two disjoint sets of 6 queries order no pair differently (0 of {comparisons}"
+    )
+
+
+def test_small_measured_rates_are_told_apart_from_0():
+    # 1 swap in 3 pairs x 2000 trials is 0.0167%: it printed as 0.0%, like no swap.
+    said = swap_reason([(2, 0.3), (4, 0.01), (6, 1 / 6000)], 3, trials=2000)
+    assert "order 0.017% of the pairs differently" in said, said
+
+
+def test_a_fit_crossing_below_the_smallest_size_is_no_count_of_0_queries():
+    # ln rate through (4, ln 0.01) and (8, ln 0.001): by hand b = ln(10) / 4, A = 0.01 * 10 = 0.1, so the fit
+    # reaches 0.05 at ln(2) / b = 1.2 and 0.5 at -2.8 queries: it said 0.0 ("0 queries"), not "at most 4".
+    sizes = np.array([4, 8])
+    queries, a, b = _measurements.queries_for_swap_rate(sizes, np.array([0.01, 0.001]), 0.45)
+    assert (a, b) == (pytest.approx(0.1), pytest.approx(math.log(10) / 4))
+    assert math.log(a / 0.45) / b < 0 and queries == 4  # at most the smallest size measured
+    assert _measurements.queries_for_swap_rate(sizes, np.array([0.01, 0.001]), 0.05)[0] == 4  # crossing at 1.2
 
 
 def test_the_command_refuses_a_target_swap_rate_that_chance_meets_saying_why(capsys):
@@ -885,3 +963,59 @@ def test_an_empty_figure_path_is_bad_usage(capsys):
         main(["advise", "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt", "--figure", ""])
     assert raised.value.code == 2
     assert "argument --figure: must name a file or folder, got ''" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- review: truncation, equal grades, Phi digits
+
+
+@pytest.mark.parametrize("convention", ["xgboost", "xgboost-"])
+def test_no_cut_off_under_a_truncating_convention_is_said_as_its_truncation(convention):
+    # Under XGBoost's conventions "ndcg" cuts each list at 32; the advice called it "the whole ranking".
+    rng = np.random.default_rng(0)
+    qrels = {f"q{i}": {f"d{d}": int(rng.integers(0, 3)) for d in range(100)} for i in range(8)}
+    runs = {f"s{s}": {q: {d: rng.random() + 0.2 * s * g for d, g in judged.items()} for q, judged in qrels.items()}
+            for s in range(3)}  # fmt: skip
+    plain, at32, whole = evaluate(qrels, runs["s0"], ["ndcg", "ndcg@32", "ndcg@100"], convention=convention).values[0]
+    assert np.array_equal(plain, at32) and not np.allclose(plain, whole)  # the convention's definition
+    options = dict(discounts=["log2"], cutoffs=[None, 10], gains=["linear"], n_resamples=200, swap_trials=20)
+    advice = advise(qrels, runs, convention=convention, **options)
+    text = str(advice)
+    assert "whole ranking" not in text and "the first 32 results (no cut-off: the convention's truncation)" in text
+    assert any("measure the first 32 results, not the whole ranking" in note for note in advice.notes)
+    assert "whole ranking" not in _advise._at("none", 32) and "whole ranking" in _advise._at("none", None)
+    with pytest.raises(ValueError, match="None and 32 are one cut-off"):
+        advise(qrels, runs, convention=convention, **{**options, "cutoffs": [None, 32]})
+
+
+def test_runs_that_are_all_ideal_because_every_grade_is_equal_are_refused_for_that_cause():
+    # Two opposite rankings of documents all graded 1: both ideal (DCG = ideal DCG), nDCG 1 on every query. It asked
+    # "are they copies of one run?".
+    qrels = {f"q{i}": {f"d{d}": 1 for d in range(5)} for i in range(4)}
+    runs = {
+        "up": {q: {f"d{d}": d for d in range(5)} for q in qrels},
+        "down": {q: {f"d{d}": -d for d in range(5)} for q in qrels},
+    }
+    assert all((np.asarray(values) == 1).all() for values in evaluate(qrels, runs, "ndcg").values)
+    with pytest.raises(ValueError, match="every ranking the runs give is ideal") as error:
+        advise(qrels, runs, **SMALL)
+    assert "copies" not in str(error.value)
+
+
+def test_the_two_phis_of_the_dependability_reason_are_printed_alike():
+    # log2 kept at Phi 0.99980 beside zipf's 0.99996: it said "Phi = 1.000 ... within the margin of 0.01 that keeps
+    # log2 (0.9998)", one value printed two ways.
+    table = rule_table(
+        [{"discount": "log2", "power": 1.0, "phi": 0.9998}, {"discount": "zipf", "power": 1.0, "phi": 0.99996}]
+    )
+    table = table.assign(
+        pairs_significant=1, erho2=0.9, queries_for_phi=2.0, queries_for_swap_target=3.0, shortlisted=True, tau_log2=1.0
+    )
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100, "swap_trials": 200}
+    orders = {0: (0, 0, 0), 1: (0, 0, 0)}
+    reason = _advise._reasons(
+        table, 0, [(2, 0.1), (4, 0.01)], n_queries=8, n_systems=2, settings=settings, orders=orders
+    )[1]
+    printed = re.findall(r"Phi = (\d\.\d+)|'s, (\d\.\d+)", reason)
+    ours, theirs = printed[0][0], printed[1][1]
+    assert len(ours) == len(theirs) and ours != theirs, reason  # one number of digits, and the two told apart
+    assert float(ours) == round(0.9998, len(ours) - 2) and float(theirs) == round(0.99996, len(theirs) - 2)

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -413,3 +414,18 @@ def test_the_spec_options_listed_are_the_evaluators():
     from ndcg_research.evaluation import _measures
 
     assert interop.SPEC_OPTIONS == _measures.SPEC_OPTIONS
+
+
+def test_pyterrier_keeps_one_column_per_name_and_the_guide_says_how_to_keep_both():
+    # pt.Experiment named both ours and its own "ndcg" `ndcg` and kept one of two different values (review t13).
+    pt = pytest.importorskip("pyterrier")
+    topics = pd.DataFrame({"qid": ["1"], "query": ["x"]})
+    qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "label": [0, 1]})
+    system = pt.Transformer.from_df(pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0 + 1e-9, 1.0]}))
+    # By hand: float32 ties the scores, and trec_eval 9 orders the tie by docno descending (b first): nDCG 1. In
+    # float64 a ranks first: DCG = 1/log2(3), ideal 1.
+    table = pt.Experiment([system], topics, qrels, names=["s"], eval_metrics=[ir_measures.nDCG, ir_measure("ndcg")])
+    assert table["nDCG"].iloc[0] == pytest.approx(1.0) and table["ndcg"].iloc[0] == pytest.approx(1 / math.log2(3))
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs/guides/ecosystem.md").read_text().split())
+    assert "gives a single `ndcg` column and silently drops one of two values" in guide
+    assert 'eval_metrics=[ir_measures.nDCG, nr.ir_measure("ndcg")]' in guide

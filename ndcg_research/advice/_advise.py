@@ -55,10 +55,12 @@ class Advice:
         ``nr.evaluate`` or ``nr.ir_measure``. Never a setting under which every run has
         the same value on every query.
     table : pandas.DataFrame
-        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
-        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
+        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"``: no
+        cut-off, the whole ranking or the convention's truncation, as xgboost's 32, a note says), ``gain``, ``power``
+        (share of system pairs told apart), ``pairs_significant``, ``phi``
         (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for Phi =
-        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
+        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target`` (at least the
+        smallest size measured: a fit crossing before it gives that size), ``tau_log2``
         (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
         discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
         ``tau_log2`` of 0 / 0; ``phi`` and ``queries_for_phi`` where no value varies; ``queries_for_swap_target`` of a
@@ -100,12 +102,13 @@ class Advice:
         convention = self.settings.get("convention", "trec_eval")
         head = f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
         head += f"{_plural(len(self.table), 'candidate setting')} ({convention} convention)"
-        cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
+        cut = _cut(row["cutoff"], _truncation(self.settings))
         spec = {k: row[k] + (f" ({_WORDS[row[k]]})" if row[k] in _WORDS else "") for k in ("discount", "gain")}
         described = f"nDCG over {cut}, discount {spec['discount']}, gain {spec['gain']}"
         lines = [head, "", f"Recommended: {self.recommended}", f"  {described}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
-        others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
+        at = [(_at(k, _truncation(self.settings)), spec) for k, spec in self.by_cutoff.items()]
+        others = [f"  {k}: {spec}" for k, spec in at if spec != self.recommended]
         if others:
             rule = "the same rule among that cut-off's candidates (its margin counts from that cut-off's own highest"
             rule += " power, so at the recommended setting's cut-off it may name another setting)"
@@ -218,7 +221,6 @@ def advise(
     >>> advice.recommended        # as discriminative as log2 (the one pair), and more dependable
     'ndcg(gain=linear,discount=zipf)'
     """
-    candidates = _candidates(discounts, cutoffs, gains)
     settings = {
         "alpha": check_real(alpha, "alpha", low=0, high=1, closed="neither"),
         "target_swap_rate": check_swap_target(target_swap_rate),
@@ -228,6 +230,8 @@ def advise(
         "convention": check_instance(convention, "convention", str, what="a convention name"),
     }
     alpha, n_resamples, seed = settings["alpha"], settings["n_resamples"], settings["seed"]
+    truncation = get_convention(settings["convention"]).truncation  # (also refuses an unknown convention)
+    candidates = _candidates(discounts, cutoffs, gains, truncation=truncation, convention=settings["convention"])
     message = too_few_resamples(alpha, n_resamples)
     if message:
         raise ValueError(message)
@@ -235,6 +239,12 @@ def advise(
     data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
+    if truncation is not None and "none" in [c["cutoff"] for c in candidates]:
+        notes.append(
+            f"the {settings['convention']} convention cuts a list at {truncation} when no cut-off is given: the "
+            f"candidates without a cut-off (cutoff 'none') measure the first {truncation} results, not the whole "
+            "ranking"
+        )
     defined = ~np.isnan(stacked).any(axis=(0, 1))
     if not defined.all():
         undefined = int(np.count_nonzero(~defined))
@@ -256,11 +266,21 @@ def advise(
             "relevant (are all the grades in the qrels 0?), so no candidate can tell the runs apart and advise "
             "has nothing to recommend"
         )
-    if alike.all() and np.all(stacked == 1) and get_convention(settings["convention"]).zero_ideal == "one":
+    if alike.all() and np.all(np.abs(stacked - 1) <= TIE_TOLERANCE):
+        # Every ranking scores 1 when it is ideal, as every order of documents judged alike is (two opposite rankings of
+        # documents all graded 1 are both ideal), not only when the runs are copies of one.
+        cause = (
+            "every ranking the runs give is ideal, as every order is when the documents judged for a query all have "
+            "the same grade (are the grades of each query in the qrels all equal?)"
+        )
+        if get_convention(settings["convention"]).zero_ideal == "one":
+            cause += (
+                f", or convention {settings['convention']!r} scores 1 a query without a document judged relevant, as "
+                "it does a perfect ranking (are all the grades in the qrels 0?)"
+            )
         raise ValueError(
-            f"every run scores 1 on every query under every candidate: convention {settings['convention']!r} scores 1 "
-            "a query without a document judged relevant (are all the grades in the qrels 0?), as it does a perfect "
-            "ranking, so no candidate can tell the runs apart and advise has nothing to recommend"
+            f"every run scores 1 on every query under every candidate: {cause}; so no candidate can tell the runs "
+            "apart and advise has nothing to recommend"
         )
     if alike.all():
         raise ValueError(
@@ -294,6 +314,7 @@ def advise(
     means = [matrix.mean(axis=1) for matrix in stacked]  # each candidate's order of the systems
     log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
     table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
+    orders = {table.index[i]: measure.order_differences(means[i], means[j]) for i, j in enumerate(log2)}
     chosen, shortlisted = _choose(table, ~alike)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
@@ -303,12 +324,14 @@ def advise(
         if not alike[at].all():
             by_cutoff[label] = table.loc[_choose(table[at], ~alike[at])[0], "measure"]
         else:
+            where = f"cut-off {label}" if label != "none" else _cut(label, truncation)
             notes.append(
-                f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
-                f"the same value on every query: no recommendation for it"
+                f"at {where} every candidate gives every run the same value on every query: no recommendation for it"
             )
     curve = list(zip(sizes.tolist(), curves[chosen].tolist(), strict=True))
-    reasons = _reasons(table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings)
+    reasons = _reasons(
+        table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings, orders=orders
+    )
     error = 2 * math.sqrt(alpha * (1 - alpha) / n_resamples)  # two standard errors of a p-value near alpha
     near = [(measures[i], p) for i in np.flatnonzero(shortlisted) for p in pvalues[i] if abs(p - alpha) <= error]
     if near:  # the shortlist and the choice may change with other draws
@@ -363,8 +386,11 @@ def too_few_resamples(alpha: float, n_resamples: int, names: tuple[str, str] = (
     )
 
 
-def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]]:
-    """The candidate settings, discount by discount, then cut-off, then gain; their measure specs canonical."""
+def _candidates(
+    discounts: Any, cutoffs: Any, gains: Any, *, truncation: int | None = None, convention: str = "trec_eval"
+) -> list[dict[str, Any]]:
+    """The candidate settings, discount by discount, then cut-off, then gain; their measure specs canonical. Under a
+    convention that cuts a list at ``truncation`` when no cut-off is given, None and that cut-off are one setting."""
     given = {"discounts": discounts, "cutoffs": cutoffs, "gains": gains}
     for name, value in given.items():
         if isinstance(value, str) or not isinstance(value, Sequence):
@@ -377,6 +403,11 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
     for name, values in (("discounts", discount_specs), ("cutoffs", ks), ("gains", gain_specs)):
         if len(set(values)) != len(values):
             raise ValueError(f"{name} has a value twice: {list(given[name])!r}")
+    if truncation is not None and None in ks and truncation in ks:
+        raise ValueError(
+            f"cutoffs has a value twice: {list(cutoffs)!r}: the {convention} convention cuts a list at {truncation} "
+            f"when no cut-off is given, so None and {truncation} are one cut-off"
+        )
     if REFERENCE not in discount_specs:
         raise ValueError(
             f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
@@ -414,6 +445,11 @@ def _percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
+def _rate(share: float) -> str:
+    """A swap rate in percent: one decimal from 1% (5.0%), two significant digits below (0.042%, not 0.0%)."""
+    return _percent(share) if share == 0 or 100 * share >= 1 else f"{100 * share:.2g}%"
+
+
 def _reasons(
     table: "pd.DataFrame",
     chosen: Any,
@@ -422,12 +458,23 @@ def _reasons(
     n_queries: int,
     n_systems: int,
     settings: dict[str, Any],
+    orders: dict[Any, tuple[int, int, int]] | None = None,
 ) -> list[str]:
+    """The reasons of the choice; ``orders``: each row's :func:`measure.order_differences` against its log2 row."""
+    orders = orders or {}
     row = table.loc[chosen]
     n_pairs = n_systems * (n_systems - 1) // 2
     alpha, target = settings["alpha"], settings["target_swap_rate"]
-    # The target as given: 5.0% as the measured rates, but 0.01% (not 0.0%) or 1.25% (not 1.2%) in three digits.
-    aim = _percent(target) if round(100 * target, 1) == round(100 * target, 9) else f"{100 * target:.3g}%"
+    # The target as given: 5.0% as the measured rates, but 0.01% (not 0.0%), 1.25% (not 1.2%) or 1e-11% (not 0.0%:
+    # the test read 0.0 == 0.0 for such a target) in three significant digits.
+    exact = 100 * target >= 0.1 and math.isclose(round(100 * target, 1), 100 * target, rel_tol=1e-9)
+    aim = _percent(target) if exact else f"{100 * target:.3g}%"
+    # A swap rate is a count of swaps in the trials' pair comparisons: a measured 0 says the rate is below one swap in
+    # them, which shows no rate below a target smaller than that.
+    comparisons = settings["swap_trials"] * n_pairs
+    shown = target >= 1 / comparisons
+    unshown = f"{comparisons} pair comparisons per size cannot show a rate below 1/{comparisons} = "
+    unshown += f"{_rate(1 / comparisons)}, so none shows the target of {aim}"
     largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
@@ -446,14 +493,19 @@ def _reasons(
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
     among = "the only candidate" if len(short) == 1 else f"the highest of the {len(short)} candidates"
+    digits = (
+        3  # both Phis of the sentence with the digits that tell them apart (1.000 and 0.9998 read as a contradiction)
+    )
+    while most.name != row.name and digits < 6 and round(most["phi"], digits) == round(row["phi"], digits):
+        digits += 1
     reasons.append(
-        f"dependability: Phi = {_value(row['phi'], 3)} with these {n_queries} queries "
+        f"dependability: Phi = {_value(row['phi'], digits)} with these {n_queries} queries "
         f"(E rho^2 = {_value(row['erho2'], 3)}); "
         + (
             f"{among} as discriminative as the best."
             if most.name == row.name
             else f"{among} as discriminative as the best is {most['measure']}'s, "
-            f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
+            f"{most['phi']:.{digits}f}, within the margin of {PHI_MARGIN:g} that keeps log2."
         )
     )
     queries = row["queries_for_swap_target"]
@@ -466,18 +518,28 @@ def _reasons(
         how_many = f"the swap curve stays above the target of {aim} at every size measured and {no_fit}, so no "
         how_many += "query count is estimated"
     elif queries <= curve[0][0] and curve[0][1] <= target:
-        how_many = f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, below the target of "
+        how_many = f"already with {_plural(curve[0][0], 'query')} it is {_rate(curve[0][1])}, below the target of "
         how_many += aim
+        if not shown:  # (a rate at or below a target below one swap is 0)
+            how_many = f"already with {_plural(curve[0][0], 'query')} no pair swapped, but {unshown}"
     elif not slope > 0:  # no falling fit: the count is the first size measured at or below the target
         how_many = f"no exponential fit gives a count ({no_fit}); measured, the swap rate is first at or below the "
         how_many += f"target of {aim} with {_plural(int(queries), 'query')}"
+        if not shown:
+            how_many = f"no exponential fit gives a count ({no_fit}); measured, no pair swapped first with "
+            how_many += f"{_plural(int(queries), 'query')}, but {unshown}"
     elif queries <= curve[0][0]:  # the fit crosses before the first size; a later size is at or below the target then
         reached = _plural(next(size for size, rate in curve if rate <= target), "query")
         how_many = f"the exponential fit reaches {aim} before the smallest size measured, where the rate "
-        how_many += f"is still {_percent(curve[0][1])}; measured, it is first at or below the target with {reached}"
+        how_many += f"is still {_rate(curve[0][1])}; measured, it is first at or below the target with {reached}"
+        if not shown:
+            how_many = f"the exponential fit reaches {aim} before the smallest size measured, where the rate is still "
+            how_many += f"{_rate(curve[0][1])}; measured, no pair swapped first with {reached}, but {unshown}"
     else:  # (the fit's crossing, below the target already or not: "would bring that to" misread the former)
         how = "interpolated" if queries <= largest else "extrapolated"
         below = f"already below the target of {aim}; " if row["swap_rate"] <= target else ""
+        if row["swap_rate"] <= target and not shown:
+            below = f"{unshown}; "
         how_many = (
             f"{below}the exponential fit of the swap curve reaches {aim} at about "
             f"{_plural(math.ceil(queries), 'query')} ({how})"
@@ -486,16 +548,22 @@ def _reasons(
             apart = f"{n_pairs - row['pairs_significant']} of {n_pairs}"
             how_many += f"; read that count as optimistic: with pairs not told apart ({apart}), nearly equal systems "
             how_many += "keep swapping at every size"
+    differently = f"order {_rate(row['swap_rate'])} of the pairs differently"
+    if row["swap_rate"] == 0:
+        differently = f"order no pair differently (0 of {comparisons} pair comparisons swapped: below 1/{comparisons})"
     reasons.append(
-        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
-        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
+        f"stability: two disjoint sets of {_plural(largest, 'query')} {differently} (Voorhees & Buckley 2002); "
+        f"{how_many}."
     )
     if row["discount"] != REFERENCE:
         ref = table[_log2_of(table, row)].iloc[0]
         tau = row["tau_log2"]
-        alike = f"the two order the systems alike at Kendall tau = {tau:.2f}." if tau > 0 else _against(row, tau) + "."
         if math.isnan(tau):
             alike = "Kendall tau between their orders is undefined: the systems' means tie under one of the two."
+        elif not any(orders[row.name]):  # (tau 0.33 is one pair in three reversed: alike only if none is)
+            alike = f"the two order the systems alike (Kendall tau = {tau:.2f})."
+        else:
+            alike = _against(row, tau, orders[row.name], n_pairs) + "."
         reasons.append(
             f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
             f"Phi = {_value(ref['phi'], 3)}; {alike}"
@@ -503,17 +571,28 @@ def _reasons(
     else:
         others = table[_same_setting(table, row) & (table["discount"] != REFERENCE)]
         if len(taus := others["tau_log2"]):
-            defined = taus.dropna()
-            order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
-            if len(defined):
-                like = "order the systems like log2" if defined.min() > 0 else "compare with log2's order"
-                order = f"the other discounts {like} at Kendall tau {defined.min():.2f} to {defined.max():.2f}"
+            defined = others[taus.notna()]
+            # Alike only where no pair is ordered otherwise; each other discount's reversed and tied pairs named.
+            same = [o["discount"] for _, o in defined.iterrows() if not any(orders[o.name])]
+            parts = [
+                _against(o, o["tau_log2"], orders[o.name], n_pairs)
+                for _, o in defined.iterrows()
+                if any(orders[o.name])
+            ]
+            if same:
+                every = f"{_words(same)} order{'s' * (len(same) == 1)}"
+                if len(same) == len(taus):
+                    every = "the other discount orders" if len(same) == 1 else "the other discounts order"
+                parts.insert(0, f"{every} the systems as log2 does (Kendall tau = 1.00)")
+            order = (
+                "; ".join(parts)
+                or "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
+            )
             if 0 < len(defined) < len(taus):
                 order += (
-                    f", except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
-                    f"systems' means tie, where tau is undefined"
+                    f"; under {_plural(len(taus) - len(defined), 'other discount')} (or under log2) the systems' means "
+                    f"tie, where tau is undefined"
                 )
-            order += "".join(f"; {_against(o, o['tau_log2'])}" for _, o in others.iterrows() if o["tau_log2"] <= 0)
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
                 f"{PHI_MARGIN:g} of the highest Phi among those; {order} (same gain and cut-off)."
@@ -548,14 +627,42 @@ def _reasons(
     return reasons
 
 
-def _against(row: Any, tau: float) -> str:
-    """A discount whose order of the systems is not log2's (Kendall tau <= 0), in plain words."""
-    how = "reverses" if tau <= -1 + 1e-9 else "disagrees with"
-    return f"{row['discount']} {how} log2's order of the systems (Kendall tau = {tau:.2f})"
+def _against(row: Any, tau: float, differences: tuple[int, int, int], n_pairs: int) -> str:
+    """A discount whose order of the systems is not log2's: the pairs it reverses, ties or orders apart, in words."""
+    reversed_, tied, untied = differences
+    if reversed_ == n_pairs:
+        how = ["reverses log2's order of the systems"]
+    else:
+        how = [f"reverses log2's order of {reversed_} of the {n_pairs} pairs of systems"] if reversed_ else []
+        how += [f"ties {_plural(tied, 'pair')} log2 orders"] if tied else []
+        how += [f"orders {_plural(untied, 'pair')} log2 ties"] if untied else []
+    return f"{row['discount']} {_words(how)} (Kendall tau = {tau:.2f})"
 
 
-def _at(cutoff: str) -> str:
-    return "whole ranking" if cutoff == "none" else f"@{cutoff}"
+def _words(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _truncation(settings: dict[str, Any]) -> int | None:
+    """Where the convention of ``settings`` cuts a list when no cut-off is given (None: it does not)."""
+    return get_convention(settings.get("convention", "trec_eval")).truncation
+
+
+def _cut(cutoff: str, truncation: int | None) -> str:
+    """What a candidate's cut-off measures, in words: without one, the whole ranking unless the convention cuts it."""
+    if cutoff != "none":
+        return f"the first {cutoff} results"
+    if truncation is None:
+        return "the whole ranking"
+    return f"the first {truncation} results (no cut-off: the convention's truncation)"
+
+
+def _at(cutoff: str, truncation: int | None = None) -> str:
+    """A cut-off's label: ``@10``, ``whole ranking``, or the convention's truncation where it has one."""
+    if cutoff != "none":
+        return f"@{cutoff}"
+    return "whole ranking" if truncation is None else f"no cut-off (@{truncation}, the convention's truncation)"
 
 
 def _plural(count: int, noun: str) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ._advise import POWER_MARGIN, _at, _same_setting
+from ._advise import POWER_MARGIN, _at, _same_setting, _truncation
 from ._measurements import queries_for_swap_rate
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def advice_figure(advice: Advice) -> Figure:
     right.set_yscale("log")
     right.set_xlabel("queries in each of two disjoint sets")
     right.set_ylabel("swap rate (share of pairs ordered differently)")
-    setting = f"{_at(chosen['cutoff'])}, gain {chosen['gain']}"
+    setting = f"{_at(chosen['cutoff'], _truncation(advice.settings))}, gain {chosen['gain']}"
     right.set_title(f"swap rate per discount ({setting}); target {target:g} grey", fontsize=10)
     right.legend(fontsize=7)
     return fig

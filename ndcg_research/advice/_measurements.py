@@ -52,15 +52,17 @@ def swap_curve(matrix: np.ndarray, sizes: np.ndarray, *, trials: int, seed: int)
 
 def queries_for_swap_rate(sizes: np.ndarray, rates: np.ndarray, target: float) -> tuple[float, float, float]:
     """``(queries, A, b)``: the queries for a swap rate of ``target`` by the fit rate(c) = A exp(-b c) (Voorhees &
-    Buckley 2002) of ln rate on the sizes with a positive rate. Without a falling fit (fewer than two positive rates:
-    ``A``, ``b`` NaN; or ``b <= 0``), the smallest size measured at or below the target, else infinity."""
+    Buckley 2002) of ln rate on the sizes with a positive rate, at least the smallest size measured (a fit that crosses
+    before it says only that the count is at most that size, not that no query is needed). Without a falling fit
+    (fewer than two positive rates: ``A``, ``b`` NaN; or ``b <= 0``), the smallest size measured at or below the
+    target, else infinity."""
     positive = rates > 0
     a = b = math.nan
     if np.count_nonzero(positive) >= 2:
         slope, intercept = np.polyfit(sizes[positive].astype(np.float64), np.log(rates[positive]), 1)
         a, b = float(np.exp(intercept)), float(-slope)
-        if b > 0:
-            return max(float(np.log(a / target) / b), 0.0), a, b
+        if b > 0:  # a crossing before the smallest size measured is no count the curve shows: at most that size
+            return max(float(np.log(a / target) / b), float(sizes.min())), a, b
     below = sizes[rates <= target]
     return (float(below.min()) if below.size else math.inf), a, b
 
@@ -81,3 +83,17 @@ def agreement(means: np.ndarray, reference_means: np.ndarray) -> float:
     if ranks.max() == 0 or reference.max() == 0:
         return math.nan  # an order of tied systems has no correlation
     return kendall_tau(ranks, reference)
+
+
+def order_differences(means: np.ndarray, reference_means: np.ndarray) -> tuple[int, int, int]:
+    """``(reversed, tied, untied)``: the pairs of systems the candidate's ``means`` order opposite to the reference's,
+    the pairs it ties that the reference orders, and the pairs it orders that the reference ties (means within
+    ``TIE_TOLERANCE`` tied, as :func:`agreement` reads them). All 0: the two orders are the same."""
+    ranks, reference = _tie_ranks(means), _tie_ranks(reference_means)
+    first, second = np.triu_indices(means.size, k=1)
+    mine, theirs = np.sign(ranks[first] - ranks[second]), np.sign(reference[first] - reference[second])
+    return (
+        int(np.count_nonzero(mine * theirs < 0)),
+        int(np.count_nonzero((mine == 0) & (theirs != 0))),
+        int(np.count_nonzero((mine != 0) & (theirs == 0))),
+    )
