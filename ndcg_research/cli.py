@@ -76,6 +76,9 @@ class _Version(argparse.Action):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 on success, 1 on an error, 2 on bad usage)."""
     args, unknown = build_parser().parse_known_args(argv)
+    # Run files after an option (evaluate Q run_a -m ndcg run_b) are run files, as trec_eval's getopt reads them
+    if unknown and isinstance(getattr(args, "runs", None), list) and not any(a.startswith("-") for a in unknown):
+        args.runs, unknown = [*args.runs, *unknown], []
     if unknown:  # argparse would report it with the program's usage, not the command's
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     # argparse reads -M=1 as -M 1; trec_eval's getopt reads the value "=1" (atol: 0; -m=ndcg: measure '=ndcg')

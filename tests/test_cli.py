@@ -141,6 +141,14 @@ def test_an_unknown_option_of_a_command_is_reported_with_the_command_s_usage():
     assert result.stderr.splitlines()[-1] == f"{PROG} evaluate: error: unrecognized arguments: --bogus"
 
 
+def test_run_files_after_an_option_are_run_files_as_trec_eval_reads_them():
+    # `evaluate Q run_a -m ndcg run_b` was "unrecognized arguments: run_b"; trec_eval's getopt reads operands anywhere
+    apart = _run("evaluate", "examples/qrels.txt", "examples/run_a.txt", "-m", "ndcg", "examples/run_b.txt")
+    together = _run("evaluate", "-m", "ndcg", "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt")
+    assert apart.returncode == 0 and apart.stdout == together.stdout and together.stdout.count("runid") == 2
+    assert _run("evaluate", "examples/qrels.txt", "examples/run_a.txt", "-m", "ndcg", "--bogus").returncode == 2
+
+
 def test_version_names_the_program():
     import ndcg_research
 
