@@ -2,12 +2,16 @@
 coerced or left to fail deep inside with a numpy, LAPACK or KeyError message)."""
 
 import math
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
+import ndcg_research as nr
 from ndcg_research.simulation import crossing as cr
 from ndcg_research.simulation import cutoff as cu
 from ndcg_research.simulation import finite_n as fn
@@ -73,13 +77,15 @@ def test_cutoff_rule_checks_itself_and_n():
 # 3. exact_discount_sum
 @pytest.mark.parametrize(
     "n, error, match",
-    [(2.5, TypeError, "float 2.5"), (0, ValueError, "0"), (-3, ValueError, "-3"), ("3", TypeError, "str '3'")]
-    + [(10**12, ValueError, "1000000000000")],
+    [(2.5, TypeError, "an integer >= 1, got float 2.5$"), (0, ValueError, "an integer >= 1, got 0$")]
+    + [(-3, ValueError, "an integer >= 1, got -3$"), ("3", TypeError, "an integer >= 1, got str '3'$")]
+    + [(10**12, ValueError, "at most 100000000, got 1000000000000: .* 8 TB of memory each")],  # 8 bytes x 10^12
 )
 def test_exact_discount_sum_needs_an_integer_n_from_1_to_1e8(n, error, match):
-    with pytest.raises(error, match=rf"^n must be an integer in \[1, 100000000\], got {match}$"):
+    with pytest.raises(error, match=f"^n must be {match}"):
         th.exact_discount_sum("log2", n)
     assert th.exact_discount_sum("log2", np.int64(2)) == 1 + 1 / math.log2(3)
+    assert th.exact_discount_sum("log2", 10**8 - 10**8 + 3) == 1 + 1 / math.log2(3) + 1 / 2
 
 
 # 4. zipf_approximation
@@ -259,3 +265,124 @@ def test_bad_arguments_are_named(call, error, match):
 def test_model_docstring_makes_the_model_the_packages_own():
     first = mo.__doc__.splitlines()[0]
     assert first.startswith("The package's simulated ranking problems") and "(Wang et al., 2013):" not in mo.__doc__
+
+
+# 15. list lengths beyond memory: every public function that holds n-long arrays refuses n > 10^8 by name, with the
+# memory (8 bytes per float64: 8 x 10^13 bytes = 80 TB at n = 10^13), instead of a MemoryError traceback.
+HUGE = 10**13
+FITS = [  # (call with a huge list length, the argument it names)
+    (lambda: fn.finite_n_ndcg("probit", "bayes", "log2", HUGE), "n"),
+    (lambda: fn.finite_n_values("probit", ["bayes"], ["log2"], HUGE), "n"),
+    (lambda: fn.rank_gains("probit", "bayes", HUGE), "n"),
+    (lambda: fn.rank_gains("probit", "coarse(bins=4)", HUGE), "n"),
+    (lambda: fn.ideal_rank_gains("probit", HUGE), "n"),
+    (lambda: fn.rare_miss_share("probit", "bayes", "log2", HUGE, 10), "n"),
+    (lambda: fn.prediction("probit", "bayes", "log2", HUGE), "n"),
+    (lambda: fn.theory_table("probit", ["bayes"], ["log2"], [10, HUGE]), "list length in ns"),
+    (lambda: fn.order_statistic_means(lambda t: t, HUGE, HUGE // 64), "count"),
+    (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], HUGE, seed=1, replicate=0), "n"),
+    (lambda: sim.sample("probit", ["bayes"], HUGE, seed=1), "n"),
+    (lambda: sim.stream_sample("probit", ["bayes"], HUGE, seed=1, replicate=0), "length"),
+    (lambda: sim.stream_ndcg("probit", ["bayes"], ["log2"], [10, HUGE], seed=1, replicate=0), "prefix length in ns"),
+    (lambda: cu.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], HUGE, [1], seed=1, replicate=0), "n"),
+    (lambda: cr.crossing_table("probit", "bayes", "random", ["log2"], HUGE // 10, HUGE), "n_max"),
+    (lambda: cr.expected_gap("probit", "bayes", "random", "log2", HUGE), "n"),
+    (lambda: sc.heuristic_table("probit", [("bayes", "random")], ["log2"], [10, HUGE]), "list length in ns"),
+    (lambda: sw.Sweep.build("probit", ns=[10, HUGE], replicates=2, seed=1), "list length in ns"),
+    (lambda: cu.CutoffSweep.build("probit", ns=[10, HUGE], replicates=2, seed=1), "list length in ns"),
+    (lambda: th.ideal_profile("probit").cell_means(HUGE), "n"),
+    (lambda: th.exact_discount_sum("log2", HUGE), "n"),
+    (lambda: mo.parse_model("probit").draw(np.random.default_rng(0), HUGE), "n"),
+    (lambda: mo.parse_ranker(f"coarse(bins={HUGE})"), "ranker 'coarse' parameter bins"),
+]
+
+
+@pytest.mark.parametrize("call, name", FITS)
+def test_a_list_length_beyond_memory_is_refused_by_name_with_the_memory_it_would_need(call, name):
+    limit = 10**8 // 64 if name == "count" else 10**8  # count: 64 quadrature values per rank
+    got = HUGE // 64 if name == "count" else HUGE
+    # 8 bytes per float64: 8 x 10^13 bytes; count: (10^13 / 64) ranks x 64 values x 8 bytes, 8 x 10^13 as well
+    with pytest.raises(ValueError, match=rf"^{re.escape(name)} must be at most {limit}, got {got}: .* 80 TB of memory"):
+        call()
+
+
+def test_the_limit_refuses_no_list_length_of_the_committed_studies():
+    # Every list length a notebook profile passes (ns, n_max, stream lengths) is within the limit: the largest, 10^8
+    # in notebook 15, draws only the heads of its lists; the simulated lists reach 10^7 (notebooks 03, 04).
+    profiles = yaml.safe_load((Path(__file__).parents[1] / "notebooks" / "profiles.yaml").read_text())
+    lengths = []
+    for notebooks in profiles.values():
+        for parameters in notebooks.values():
+            for key, value in (parameters or {}).items():
+                if key.endswith("ns") or key.endswith("n_max") or key == "stream_length":
+                    lengths += value if isinstance(value, list) else [value]
+    assert max(lengths) == 10**8 and all(mo.check_items(n) == n for n in lengths)
+    assert mo.check_items(10**8) == 10**8 and mo.check_items(10**6, "count", per_item=64) == 10**6  # notebook 16
+
+
+# 16. a finite parameter whose square overflows the theory is refused when parsed, by name and value
+@pytest.mark.parametrize(
+    "parse, spec, match",
+    [
+        (mo.parse_model, "probit(a=1e300)", "^model parameter a must be at most 1e[+]50, .*got 1e[+]300$"),
+        (mo.parse_model, "probit(a=1.1e50)", "^model parameter a must be at most 1e[+]50, .*got 1.1e[+]50$"),
+        (
+            mo.parse_ranker,
+            "noisy(sigma=1e300)",
+            "^ranker 'noisy' parameter sigma must be at most 1e[+]50, .*got 1e[+]300$",
+        ),
+    ],
+)
+def test_a_parameter_that_overflows_the_theory_is_refused(parse, spec, match):
+    with pytest.raises(ValueError, match=match):
+        parse(spec)
+
+
+def test_the_largest_slope_and_noise_compute_without_overflow():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        # kappa = a / sqrt(1 + sigma^2 (1 + a^2)) -> 1 / sigma as a grows: with a = 1e50, noisy(sigma=1) ranks as bayes
+        # does on probit(a=1) (kappa = 1 both, the same ideal), so their theory agrees; sigma = 1e50 gives kappa 1e-50.
+        steep = "probit(a=1e50)"
+        assert mo.parse_ranker("noisy(sigma=1)").kappa(mo.parse_model(steep)) == pytest.approx(1, rel=1e-15)
+        assert mo.parse_ranker("noisy(sigma=1e50)").kappa(mo.parse_model(steep)) == pytest.approx(1e-50, rel=1e-12)
+        assert th.c_coefficient(steep, "noisy(sigma=1)") == pytest.approx(th.c_coefficient("probit", "bayes"), 1e-9)
+        assert sc.shortfall_exponent(steep, "noisy(sigma=1)") == pytest.approx(1, rel=1e-12)
+        assert fn.finite_n_ndcg(steep, "noisy(sigma=1)", "log2", 50) == pytest.approx(
+            fn.finite_n_ndcg("probit", "bayes", "log2", 50), rel=1e-9
+        )
+
+
+# 17. a user's discount callable is checked where the theory takes one, by the metric functions' own check
+def _negative(r):
+    return -r
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: th.exact_discount_sum(_negative, 3), r"got D\(1\) = -1.0$"),
+        (lambda: th.exact_discount_sum(lambda r: np.full_like(r, np.nan), 3), r"got D\(1\) = nan$"),
+        (lambda: th.exact_discount_sum(lambda r: np.where(r < 3, 1.0, 2.0), 3), r"got D\(2\) = 1.0 < D\(3\) = 2.0$"),
+        (lambda: th.eps_numeric(lambda r: np.full_like(r, np.nan), 10.0), r"got D\(1\) = nan$"),
+        (lambda: th.eps_numeric(lambda r: None, 10.0), "must return one value per rank"),
+        (lambda: th.eps_numeric(_negative, 10.0), r"got D\(1\) = -1.0$"),
+        # beyond the ranks checked whole (2^20): where the log-slope is differenced
+        (lambda: th.eps_numeric(lambda r: np.where(r > 5e6, np.nan, 1 / r), 1e7), "non-increasing, got D.* = nan"),
+        (lambda: th.eps_numeric(lambda r: np.where(r > 5e6, r, 1 / r), 1e7), "non-increasing, got D"),
+    ],
+)
+def test_a_bad_discount_callable_is_refused_by_the_theory(call, match):
+    with pytest.raises(ValueError, match=f"^discount .*{match}"):
+        call()
+
+
+def test_the_theory_and_the_metrics_refuse_a_bad_discount_alike_and_take_a_good_one():
+    with pytest.raises(ValueError) as metric:
+        nr.ndcg([1, 0, 2], discount=_negative)
+    with pytest.raises(ValueError) as theory:
+        th.exact_discount_sum(_negative, 3)
+    assert str(theory.value) == str(metric.value)  # one check: the same words
+    # a good callable: the sum by hand, and D = 1/r has log-slope 1 at every n
+    assert th.exact_discount_sum(lambda r: 1 / r, 3) == pytest.approx(1 + 1 / 2 + 1 / 3, abs=0)
+    assert th.eps_numeric(lambda r: 1 / r, np.array([10.0, 1e7])) == pytest.approx([1, 1], rel=1e-10)

@@ -15,7 +15,7 @@ from .._validation import check_int, check_real
 from ..core import parse_discount
 from ..stats import TIE_TOLERANCE, wilson_interval
 from . import finite_n
-from .model import parse_model, parse_ranker, spec_list
+from .model import check_items, parse_model, parse_ranker, spec_list
 from .sweeps import SweepResult
 
 
@@ -41,7 +41,7 @@ def crossing_table(
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
     specs = [str(parse_discount(d, builtin_only=True)) for d in spec_list(discounts, "discounts")]
-    n_min, n_max = check_int(n_min, "n_min", low=1), check_int(n_max, "n_max", low=1)
+    n_min, n_max = check_int(n_min, "n_min", low=1), check_items(n_max, "n_max")  # the finite-n theory holds n_max
     points = check_int(points, "points", low=1)
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")

@@ -17,7 +17,7 @@ from .._validation import check_array, check_int, check_option, check_real
 from ..core import _kernels as kernels
 from ..core import format_call, parse_registered
 from ..core._ranking import top_order
-from .model import Ranker, parse_ranker, spec_list
+from .model import Ranker, check_items, parse_ranker, spec_list
 from .replicates import Chunk
 from .simulate import ndcg_ratio, parse_specs, sample
 from .sweeps import Sweep, distinct_specs
@@ -101,10 +101,11 @@ def replicate_ndcg_at_k(
     gain: str = "linear",
 ) -> np.ndarray:
     """nDCG@k of every tie-free ranker, discount and cut-off on the data set of :func:`~.simulate.sample`: shape
-    (rankers, discounts, ks), 0 where the ideal is 0. One partial sort of the top ``max(ks)`` items per ranker."""
+    (rankers, discounts, ks), 0 where the ideal is 0 (n at most :data:`~.model.MAX_ITEMS`). One partial sort of the
+    top ``max(ks)`` items per ranker."""
     model_obj, ranker_objs, discount_fns, gain_fn = parse_specs(model, rankers, discounts, gain)
     _tie_free(ranker_objs)
-    n = check_int(n, "n", low=1)
+    n = check_items(n)  # the data set holds n-long arrays
     ks = check_array(ks, "ks", ndim=1, kinds="iu", low=1, high=n, min_size=1).tolist()  # every k in 1..n
     s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
     # The core's kernels, not its checked metric functions: the grades and gains are this function's own,

@@ -16,7 +16,7 @@ from scipy import special, stats
 
 from .._validation import check_array, check_bool, check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
-from .model import Model, Ranker, parse_model, parse_ranker, spec_list
+from .model import Model, Ranker, check_items, parse_model, parse_ranker, spec_list
 from .theory import (
     c_coefficient,
     eps,
@@ -42,9 +42,9 @@ _QUANTILE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
 def order_statistic_means(profile: Callable[[np.ndarray], np.ndarray], n: int, count: int) -> np.ndarray:
     """``E g(U_(r))``, r = 1..count, ``U_(r) ~ Beta(r, n - r + 1)`` the r-th smallest of n uniforms: the expected gain
     at rank r of a ranker with gain profile ``g`` (elementwise on arrays of relative ranks), error ~1e-12; n an integer
-    >= 1, count one in 1..n."""
+    >= 1, count one in 1..n (and at most :data:`~.model.MAX_ITEMS` / 64: the quadrature holds 64 values per rank)."""
     n = check_int(n, "n", low=1)
-    count = check_int(count, "count", low=1, high=n)
+    count = check_items(check_int(count, "count", low=1, high=n), "count", per_item=len(_QUANTILE_NODES))
     # Not cached: the studies ask for every rank of long lists.
     return profile(_order_statistic_quantiles.__wrapped__(n, count)) @ _QUANTILE_WEIGHTS
 
@@ -59,9 +59,9 @@ def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items (they sum to n p).
     ``head(m)``: ``bayes`` on ranks 1..m, then the mean of the rest; ``coarse``: its step profile's mean over each
-    rank's cell (approximate: its blocks have random sizes)."""
+    rank's cell (approximate: its blocks have random sizes). n at most :data:`~.model.MAX_ITEMS`."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
-    n = check_int(n, "n", low=1)
+    n = check_items(n)
     if ranker.kind == "coarse":
         return gain_profile(model, ranker, gain=gain).cell_means(n)
     if ranker.kind == "gated":
@@ -118,8 +118,9 @@ def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.nd
 
 def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected r-th largest gain among n items, r = 1..n (the ideal ranking's): with ``q_k = P(y >= k)``,
-    ``gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)`` (tails within 40 sd of ``n q_k``)."""
-    model, gain, n = parse_model(model), parse_gain(gain, builtin_only=True), check_int(n, "n", low=1)
+    ``gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)`` (tails within 40 sd of ``n q_k``); n at most
+    :data:`~.model.MAX_ITEMS`."""
+    model, gain, n = parse_model(model), parse_gain(gain, builtin_only=True), check_items(n)
     star = ideal_profile(model, gain=gain)
     # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
     levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
@@ -141,8 +142,9 @@ def finite_n_values(
     *,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """:func:`finite_n_ndcg` of every ranker under every discount at one n: shape (rankers, discounts)."""
-    model, n = parse_model(model), check_int(n, "n", low=1)
+    """:func:`finite_n_ndcg` of every ranker under every discount at one n (at most :data:`~.model.MAX_ITEMS`): shape
+    (rankers, discounts)."""
+    model, n = parse_model(model), check_items(n)
     rankers, discounts = spec_list(rankers, "rankers"), spec_list(discounts, "discounts")
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
@@ -170,7 +172,7 @@ def rare_miss_share(
     ``replicates`` data sets (``replicates p_r < 1``, ``p_r = 1 - E gain_r / g*(0+)``): large, it means a sample mean of
     nDCG that is too high, with a too narrow interval. 0 without shortfall."""
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
-    n, replicates = check_int(n, "n", low=1), check_int(replicates, "replicates", low=1)
+    n, replicates = check_items(n), check_int(replicates, "replicates", low=1)
     star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
     gains = rank_gains(model, ranker, n, gain=gain)[:top_ranks]
@@ -192,7 +194,8 @@ def prediction(
     """The theory for one (ranker, discount, n): ``regime`` (decay), ``limit``, ``first_order``, ``eps``, ``c`` (slowly
     varying only) and ``finite_n`` (NaN where it does not apply; ``head(m)`` has only the finite-n value)."""
     model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
-    n, finite_n = check_int(n, "n", low=1), check_bool(finite_n, "finite_n")
+    finite_n = check_bool(finite_n, "finite_n")
+    n = check_items(n) if finite_n else check_int(n, "n", low=1)  # the finite-n value holds n-long arrays
     regime = d.decay
     out: dict[str, float | str] = {"regime": regime, "eps": eps(d, float(n)), "c": math.nan}
     if ranker.kind == "head":  # no n-free profile: only the finite-n value
@@ -226,6 +229,7 @@ def theory_table(
     rankers = [parse_ranker(r) for r in spec_list(rankers, "rankers")]
     discounts = [parse_discount(d, builtin_only=True) for d in spec_list(discounts, "discounts")]
     ns = sorted(set(check_array(ns, "ns", ndim=1, kinds="iu", low=1, min_size=1).tolist()))
+    ns = [check_items(n, "list length in ns", symbol="n") for n in ns]  # before any work
     finite = {n: finite_n_values(model, rankers, discounts, n, gain=gain) for n in ns}  # expected gains once per n
     rows = []
     for j, d in enumerate(discounts):

@@ -18,7 +18,8 @@ import hashlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import TypeVar
+from decimal import Decimal
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -27,6 +28,35 @@ from .._validation import check_int, check_option, check_real
 from ..core import format_call, parse_call, parse_registered
 
 T = TypeVar("T")
+
+#: The most items (and bins) the simulation holds in arrays: 10^8, 0.8 GB per float64 array. The studies' longest
+#: lists, simulated and in the finite-n theory, have 10^7 items (notebooks 03, 04); notebook 15's lists of 10^8 draw
+#: only their heads.
+MAX_ITEMS = 10**8
+#: The largest probit slope ``a`` and noise ``sigma``: ``kappa = a / sqrt(1 + sigma^2 (1 + a^2))`` and the
+#: shortfall exponent ``a^2`` stay finite (at most 1e200) below it.
+MAX_SCALE = 1e50
+
+
+def _memory(size: int) -> str:
+    """A number of bytes in words, ``"80 TB"``, ``"800 MB"`` (Decimal: an int beyond float range too)."""
+    unit, scale = next((u, s) for u, s in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("bytes", 1)) if size >= s)
+    return f"{Decimal(size) / scale:.3g} {unit}"
+
+
+def check_items(value: Any, name: str = "n", *, per_item: int = 1, symbol: str | None = None) -> int:
+    """``value`` as an int from 1 to ``MAX_ITEMS // per_item``: a count of items (``symbol``, default ``name``) the
+    simulation holds in arrays of ``per_item`` float64 numbers per item. Beyond it a ValueError names the argument,
+    the limit and the memory an array would need (instead of a MemoryError deep inside, or a machine swapping)."""
+    number, limit = check_int(value, name, low=1), MAX_ITEMS // per_item
+    if number > limit:
+        per = "" if per_item == 1 else f" x {per_item}"
+        raise ValueError(
+            f"{name} must be at most {limit}, got {number}: the simulation's arrays of {symbol or name}{per} float64 "
+            f"numbers would need {_memory(8 * per_item * number)} of memory each ({_memory(8 * per_item * limit)} at "
+            "the limit)"
+        )
+    return number
 
 
 def spec_list(specs: Iterable[T], name: str, *, empty: bool = False) -> list[T]:
@@ -59,6 +89,11 @@ class Model:
             (check_int if f.name == "grades" else check_real)(getattr(self, f.name), f"model parameter {f.name}")
         if not (0 <= self.lo < self.hi <= 1 and self.a > 0 and 1 <= self.grades <= 32):
             raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
+        if self.a > MAX_SCALE:  # finite, but sigma^2 (1 + a^2) of Ranker.kappa could overflow
+            raise ValueError(
+                f"model parameter a must be at most {MAX_SCALE:g}, so that the theory's kappa = a / sqrt(1 + sigma^2 "
+                f"(1 + a^2)) does not overflow, got {self.a!r}"
+            )
 
     def __str__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
@@ -99,7 +134,9 @@ class Model:
         scratch: dict[str, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` (descending if asked: the same law) and float64 grades ``y``;
-        ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the values: no page faults."""
+        ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the values: no page faults; n
+        at most :data:`MAX_ITEMS`."""
+        n = check_items(n)
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
         x = scratch["x"]
@@ -164,6 +201,14 @@ class Ranker:
                 raise ValueError(f"ranker {self.kind!r} has no parameter {f.name}, got {f.name}={value!r}")
         if self.kind in _DOMAIN and not _DOMAIN[self.kind][1](self):
             raise ValueError(f"ranker {self.kind!r} needs {_DOMAIN[self.kind][0]}, got {str(self)!r}")
+        # Finite but too large: sigma's square would overflow kappa, m bins would need m-long arrays.
+        if self.kind == "noisy" and self.sigma > MAX_SCALE:
+            raise ValueError(
+                f"ranker 'noisy' parameter sigma must be at most {MAX_SCALE:g}, so that the theory's kappa = a / "
+                f"sqrt(1 + sigma^2 (1 + a^2)) does not overflow, got {self.sigma!r}"
+            )
+        if self.kind == "coarse":
+            check_items(self.bins, "ranker 'coarse' parameter bins", symbol="bins")
 
     def __str__(self) -> str:
         return format_call(self.kind, {name: getattr(self, name) for name in _RANKER_KINDS[self.kind]})

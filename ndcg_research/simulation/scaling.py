@@ -18,7 +18,7 @@ import pandas as pd
 from .._validation import check_array, check_instance, check_int, check_real
 from ..core import Discount, parse_discount
 from . import finite_n
-from .model import Model, Ranker, parse_model, parse_ranker, spec_list
+from .model import Model, Ranker, check_items, parse_model, parse_ranker, spec_list
 
 
 def shortfall_exponent(model: str | Model, ranker: str | Ranker) -> float:
@@ -119,7 +119,10 @@ def heuristic_table(
         raise ValueError(f"pairs: each pair must be (better, worse), got {bad[0]!r}")
     pairs = [(str(parse_ranker(b)), str(parse_ranker(w))) for b, w in pairs]
     rows = []
-    for n in check_array(ns, "ns", ndim=1, kinds="iu", low=1, min_size=1).tolist():
+    ns = check_array(ns, "ns", ndim=1, kinds="iu", low=1, min_size=1).tolist()
+    for n in ns:  # before any work: the expected gains are n-long arrays
+        check_items(n, "list length in ns", symbol="n")
+    for n in ns:
         k = n if cutoff is None else check_int(cutoff(n), f"cutoff({n})", low=1, high=n)
         gains = {r: finite_n.rank_gains(model, r, n)[:k] for r in {r for pair in pairs for r in pair}}
         ranks = np.arange(1, k + 1, dtype=np.float64)

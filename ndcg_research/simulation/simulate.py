@@ -16,7 +16,7 @@ from .._validation import check_instance, check_int
 from ..core import Discount, Gain, parse_discount, parse_gain
 from ..core import _kernels as kernels
 from ..core._ranking import group_means
-from .model import Model, Ranker, parse_model, parse_ranker, spec_list
+from .model import Model, Ranker, check_items, parse_model, parse_ranker, spec_list
 from .replicates import replicate_rng
 
 #: Spawn keys ``(experiment, n, replicate, 0)`` draw a data set, ``(..., ranker.stream)`` a ranker's noise; a stream's
@@ -56,8 +56,10 @@ def data_set_key(model: Model, n: int, seed: int, replicate: int) -> tuple[int, 
 
 
 def prefix_lengths(ns: Iterable[int]) -> tuple[int, ...]:
-    """The prefix lengths of a stream, checked: a non-empty increasing list of integers >= 1."""
-    ns = tuple(check_int(n, "prefix length in ns", low=1) for n in check_instance(ns, "ns", Iterable, what="a list"))
+    """The prefix lengths of a stream, checked: a non-empty increasing list of integers from 1 to
+    :data:`~.model.MAX_ITEMS`."""
+    ns = check_instance(ns, "ns", Iterable, what="a list")
+    ns = tuple(check_items(n, "prefix length in ns", symbol="n") for n in ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
     return ns
@@ -98,15 +100,16 @@ def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, re
 
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`
-    (``random``, ``head`` and ``gated`` score ``n - position`` in their order)."""
-    return _sample(parse_model(model), rankers, n, seed, replicate, stream=False)
+    (``random``, ``head`` and ``gated`` score ``n - position`` in their order); n at most :data:`~.model.MAX_ITEMS`."""
+    return _sample(parse_model(model), rankers, check_items(n), seed, replicate, stream=False)
 
 
 def stream_sample(
     model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
 ) -> Sample:
-    """A data stream in arrival order, each ranker's key (higher first); its seeds' keys end in :data:`STREAM_KEY`."""
-    return _sample(parse_model(model), rankers, length, seed, replicate, stream=True)
+    """A data stream in arrival order, each ranker's key (higher first); its seeds' keys end in :data:`STREAM_KEY`;
+    ``length`` at most :data:`~.model.MAX_ITEMS`."""
+    return _sample(parse_model(model), rankers, check_items(length, "length"), seed, replicate, stream=True)
 
 
 def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
@@ -138,9 +141,10 @@ def replicate_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set: shape (rankers, discounts)."""
+    """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set of n items (at most
+    :data:`~.model.MAX_ITEMS`): shape (rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
-    key = data_set_key(model, n, seed, replicate)
+    key = data_set_key(model, check_items(n), seed, replicate)
     buf = _buffers(n)
     x, y = model.draw(replicate_rng(*key, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)

@@ -21,7 +21,7 @@ from ..core import parse_discount, parse_gain
 from ..stats import TIE_TOLERANCE, mean_interval
 from ..stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import theory
-from .model import parse_model, parse_ranker, spec_list
+from .model import check_items, parse_model, parse_ranker, spec_list
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import replicate_ndcg
 from .tables import grid_table
@@ -156,6 +156,8 @@ class Sweep(Design):
     ) -> Sweep:
         """Check and canonicalise a sweep (``replicates`` as :func:`replicate_counts`; ``**more``: subclass fields)."""
         ns_sorted, counts = replicate_counts(ns, replicates)
+        for n in ns_sorted:  # refused here, not in a worker: every data set holds n-long arrays
+            check_items(n, "list length in ns", symbol="n")
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
         return cls(ns=ns_sorted, replicates=counts, **design, **more)
 

@@ -25,14 +25,17 @@ import numpy as np
 from scipy import integrate, stats
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_array, check_bool, check_int, check_option, check_real
+from .._validation import check_array, check_bool, check_option, check_real
 from ..core import Discount, Gain, parse_discount, parse_gain
-from .model import Model, Ranker, parse_model, parse_ranker
+from ..core import _kernels as kernels
+from .model import Model, Ranker, check_items, parse_model, parse_ranker
 
 EULER_GAMMA = 0.5772156649015329
 _HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(96)
 _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations over N(0, 1)
 _Curve = Callable[[np.ndarray], np.ndarray]  # a vectorised function: a profile, a discount
+#: The most ranks on which :func:`eps_numeric` checks a callable discount, from rank 1 (8 MB of values).
+CHECKED_RANKS = 2**20
 
 
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
@@ -57,23 +60,39 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
 
 def eps_numeric(discount: str | Discount | _Curve, n: float | np.ndarray, h: float = 1e-4) -> float | np.ndarray:
     """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1), the
-    step ``h > 0``."""
+    step ``h > 0``. A callable is first checked as the metric functions check it (finite, >= 0, non-increasing,
+    ``D(1) > 0``) on the ranks 1 to ``n e^h`` (at most :data:`CHECKED_RANKS` of them); D must be positive where it is
+    differenced."""
     d, h = parse_discount(discount), check_real(h, "h", low=0, closed="neither")
     r = check_array(n, "n")
     if np.any(r * math.exp(-h) < 1):
         raise ValueError(f"n must be >= exp(h) so that D is evaluated at ranks >= 1, got {n!r}")
+    if not isinstance(d, Discount):  # the metric functions' check of a callable, on whole ranks
+        kernels.discount_vector(d, min(math.ceil(float(r.max()) * math.exp(h)), CHECKED_RANKS))
     hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
+    if not isinstance(d, Discount):  # and where it is differenced (between whole ranks, or beyond the checked ones)
+        bad = np.flatnonzero(~(np.isfinite(lo) & np.isfinite(hi) & (hi >= 0) & (hi <= lo)))
+        if bad.size:
+            at = float(np.ravel(r)[bad[0]])
+            raise ValueError(
+                f"discount {getattr(d, '__name__', d)} must be finite, >= 0 and non-increasing, got "
+                f"D({at * math.exp(-h)!r}) = {float(np.ravel(lo)[bad[0]])!r} and "
+                f"D({at * math.exp(h)!r}) = {float(np.ravel(hi)[bad[0]])!r} near n = {at!r}"
+            )
     if np.any(hi <= 0) or np.any(lo <= 0):
         raise ValueError(f"discount {d} underflows to 0 near n = {n!r}; its log-slope cannot be differenced there")
     out = -(np.log(hi) - np.log(lo)) / (2 * h)
     return float(out) if np.ndim(n) == 0 else out
 
 
-def exact_discount_sum(discount: str | Discount, n: int) -> float:
+def exact_discount_sum(discount: str | Discount | _Curve, n: int) -> float:
     """``D(1) + ... + D(n)`` of any discount, summed exactly in float64 (``math.fsum``); n an integer from 1 to 10^8
-    (the ranks and their discounts are held in memory: 1.6 GB at the maximum, far beyond the studies' lists)."""
-    d, n = parse_discount(discount), check_int(n, "n", low=1, high=10**8)
-    return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
+    (the ranks and their discounts are held in memory: 1.6 GB at the maximum, far beyond the studies' lists). A
+    callable is checked as the metric functions check it (finite, >= 0, non-increasing, ``D(1) > 0``)."""
+    d, n = parse_discount(discount), check_items(n)
+    if isinstance(d, Discount):
+        return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
+    return math.fsum(kernels.discount_vector(d, n))  # checked: D(1..n) as the metric functions take it
 
 
 @dataclass(frozen=True)
@@ -136,8 +155,9 @@ class Profile:
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:
-        """Mean of a step profile over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact)."""
-        n = check_int(n, "n", low=1)
+        """Mean of a step profile over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact; n at most
+        :data:`~.model.MAX_ITEMS`)."""
+        n = check_items(n)
         # A(t) = int_0^t g: piecewise linear through the edges.
         A = np.concatenate(([0.0], np.cumsum(self.values * np.diff(self.edges))))
         grid = np.arange(n + 1) / n
