@@ -84,6 +84,7 @@ def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
         (b'1\t"2\t3\t4\n5\t6\t3\t8\n', r"line 1: item must be an integer, got '\"2'"),  # nor span lines
         (b"1\t2\t3\t4\n-5\t6\t3\t8\n", r"u\.data line 2: user must be >= 0, got -5"),  # it was accepted
         (b"1\t2\t3\t-4\n", r"u\.data line 1: timestamp must be >= 0, got -4"),
+        ("1\t\u0662\t3\t4\n".encode(), r"line 1: item must be an integer, got '\u0662'"),  # read as item 2
     ],
 )
 def test_bad_files_name_the_line(tmp_path, content, match):

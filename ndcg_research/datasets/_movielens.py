@@ -254,8 +254,9 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     FileNotFoundError
         If ``path`` does not exist, or a folder or zip holds no ratings file.
     ValueError
-        If a line is not UTF-8 text or does not have four tab-separated integers (unquoted; blank
-        lines at the end are skipped), a rating is outside 1-5, an id or a timestamp is negative,
+        If a line is not UTF-8 text or does not have four tab-separated integers (ASCII digits, an optional
+        sign and zero fraction, as ``+3.0``; blanks around a field and blank lines at the end are skipped;
+        unquoted), a rating is outside 1-5, an id or a timestamp is negative,
         or a (user, item) pair is rated twice: the message names the file and
         the line; or if a zip or wheel is damaged (cut short, altered): the message names the file.
 
@@ -337,7 +338,8 @@ def _parse(data: bytes, source: str) -> Any:
             f"(user, item, rating, timestamp), got {table.shape[1]}"
         )
     text = table.apply(lambda column: column.str.strip())
-    ok = text.apply(lambda column: column.str.fullmatch(r"[+-]?\d{1,18}(\.0*)?")).to_numpy(dtype=bool)
+    # [0-9], not \d: Python's \d matches every script's digits (int() reads '١٢' as 12)
+    ok = text.apply(lambda column: column.str.fullmatch(r"[+-]?[0-9]{1,18}(\.0*)?")).to_numpy(dtype=bool)
     if not ok.all():
         j, i = (int(k) for k in np.argwhere(~ok.T)[0])  # the first bad value of the first column with one
         raise ValueError(f"{source} line {first_line + i}: {COLUMNS[j]} must be an integer, got {table.iat[i, j]!r}")
