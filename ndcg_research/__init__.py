@@ -52,5 +52,5 @@ def __getattr__(name: str) -> Any:
     return _lazy_getattr(name)
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+def __dir__() -> list[str]:  # the public subpackages too, before their first use (a notebook's completion lists them)
+    return sorted({*globals(), *__all__, *_PUBLIC_SUBPACKAGES})

@@ -430,6 +430,13 @@ def test_the_layer_check_sees_every_form():
     ]
 
 
+def test_dir_lists_the_public_subpackages_before_their_first_use():
+    # dir(nr) had no 'datasets' (nor 'stats', ...) until one was used: a notebook's completion did not offer them
+    code = "import sys, ndcg_research as nr; print(sorted(set(dir(nr)) & {'evaluation', 'stats', 'datasets', 'interop', 'advice'}), 'pandas' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert proc.stdout.split() == ["['advice',", "'datasets',", "'evaluation',", "'interop',", "'stats']", "False"]
+
+
 def test_the_public_subpackages_are_attributes_of_the_package_loaded_on_first_use():
     # The guides write nr.stats.compare_systems after `import ndcg_research as nr`: an AttributeError before.
     code = (
