@@ -493,9 +493,8 @@ def _reasons(
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
     among = "the only candidate" if len(short) == 1 else f"the highest of the {len(short)} candidates"
-    digits = (
-        3  # both Phis of the sentence with the digits that tell them apart (1.000 and 0.9998 read as a contradiction)
-    )
+    # Both Phis of the sentence with the digits that tell them apart (1.000 and 0.9998 read as a contradiction)
+    digits = 3
     while most.name != row.name and digits < 6 and round(most["phi"], digits) == round(row["phi"], digits):
         digits += 1
     reasons.append(

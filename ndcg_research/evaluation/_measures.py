@@ -159,10 +159,13 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     return [Measure(f"ndcg_cut_{k}", k) for k in sorted(cutoffs)]
 
 
+#: What C's ``atol`` reads: leading C blanks (isspace; not Python's wider set), then a sign and ASCII digits.
+ATOL = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+
+
 def atol(text: str) -> int:
-    """What C's ``atol`` reads from ``text``: leading C blanks (isspace; not Python's wider set) skipped, then a sign
-    and digits, else 0."""
-    match = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
+    """What C's ``atol`` reads from ``text`` (:data:`ATOL`), else 0."""
+    match = ATOL.match(text)
     return int(match.group(1)) if match else 0
 
 

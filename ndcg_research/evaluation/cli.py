@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cli_common import fail, finish, json_value, strict_json
 from ..core import parse_discount, parse_gain
-from ._measures import ALIASES, CONVENTIONS, Measure, atol, get_convention, parse_measures  # light: no pyarrow
+from ._measures import ALIASES, ATOL, CONVENTIONS, Measure, atol, get_convention, parse_measures  # light: no pyarrow
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation
@@ -81,7 +81,7 @@ def _atol_argument(low: int | None = None) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         value = atol(text)
-        if not re.fullmatch(r"[ \t\n\v\f\r]*[+-]?[0-9]+", text):
+        if not ATOL.fullmatch(text):
             raise argparse.ArgumentTypeError(f"must be an integer, got {text!r} (trec_eval's atol reads {value})")
         if low is not None and value < low:  # (-M: trec_eval crashes on a negative value)
             raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r} (trec_eval crashes on it)")
