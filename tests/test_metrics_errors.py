@@ -44,7 +44,7 @@ BAD_GRADES = [
     ([-np.inf, 2], r"must be finite, got -inf at position 1"),
     ([[1, 2], [3, np.nan]], r"must be finite, got nan at query 1, position 2"),
     ([[1, 2], [np.inf]], r"must be finite, got inf at query 1, position 1"),
-    ([3, -1, 2], r"must be >= 0 \(graded relevance\), got -1.0 at position 2; shift or remap your labels"),
+    ([3, -1, 2], r"must be >= 0 \(graded relevance\), got -1.0 at position 2; map negative labels to grades >= 0"),
     ([[1, 2], [3, -2]], r"must be >= 0 \(graded relevance\), got -2.0 at query 1, position 2"),
     ([[1], [0.5, -0.25, 1]], r"must be >= 0 .*, got -0.25 at query 1, position 2"),
 ]
@@ -105,7 +105,6 @@ def test_nonfinite_scores_raise(function, scores, match):
             np.array(["a", "b"], dtype=object),
             r"relevance must be numeric \(bool, int or float\), got objects in \['a', 'b'\]",
         ),
-        (np.array([[1, 2]], dtype=object), r"relevance\[0\] must be numeric \(bool, int or float\), got dtype object"),
         ([1 + 2j, 3], r"relevance must be numeric \(bool, int or float\), got dtype complex128"),
         (None, "relevance must be a 1-D list of numbers or a 2-D/ragged collection of them, got None"),
         (3, "relevance must be a 1-D list of numbers or a 2-D/ragged collection of them, got 3"),
@@ -125,11 +124,31 @@ def test_non_numeric_scores_raise_type_error():
         nr.ndcg_from_scores([1, 0], ["a", "b"])
 
 
-def test_object_array_of_numbers_is_reported_as_non_numeric():
-    # Regression: a 1-D object array holding numbers (e.g. a pandas column of mixed
-    # dtype) was rejected as a "0-D row"; it gets the same TypeError as a 2-D one.
-    with pytest.raises(TypeError, match="numeric"):
-        nr.ndcg(np.array([1.0, 2.0], dtype=object))
+def test_numbers_held_as_objects_are_read_as_the_same_list_is():
+    # An object array or Series of numbers (a pandas object column) was refused as "objects in [1, 2]", while the
+    # same numbers in a list or a DataFrame of object columns were scored. Non-numbers held so are still refused.
+    import pandas as pd
+
+    expected = (1 + 2 / np.log2(3)) / (2 + 1 / np.log2(3))  # by hand: [1, 2] against the ideal [2, 1]
+    for data in (np.array([1, 2], dtype=object), np.array([1.0, 2.0], dtype=object), pd.Series([1, 2], dtype=object)):
+        assert nr.ndcg(data) == pytest.approx(expected, rel=1e-15)
+    rows = nr.ndcg(np.array([[1, 2], [2, 1]], dtype=object))
+    assert rows.tolist() == pytest.approx([expected, 1.0], rel=1e-15)
+    with pytest.raises(
+        TypeError, match=r"relevance must be numeric \(bool, int or float\), got objects in \[1, None\]"
+    ):
+        nr.ndcg(np.array([1, None], dtype=object))
+
+
+def test_an_empty_list_gets_advice_about_ideal_only_where_the_function_takes_it():
+    # cg and dcg suggested ideal=, which they do not take (TypeError when followed).
+    for function in (nr.cg, nr.dcg):
+        for relevance in ([], [[1], []]):
+            with pytest.raises(ValueError, match=r"is empty; .*needs at least one document$"):
+                function(relevance)
+    with pytest.raises(ValueError, match=r"give the query's known grades with ideal=\)$"):
+        nr.ndcg([])
+    assert nr.ndcg([], ideal=[1]) == 0.0  # the advice, followed
 
 
 def test_an_empty_ideal_is_named_without_advice_about_ideal():
@@ -689,6 +708,27 @@ def test_pandas_inputs_with_different_labels_are_refused_not_paired_by_position(
         nr.ndcg_from_scores(grades, scores)
     with pytest.raises(ValueError, match=r"y_true and judged are pandas objects with different indexes"):
         nr.ndcg_from_scores(y_true, aligned, judged=pd.Series([True] * 3, index=list("abc")))
+
+
+def test_pandas_labels_are_compared_only_between_pandas_objects():
+    # ndcg and ndcg_parts paired a judged Series with the grades by position, whatever its labels (0.631 where the
+    # labels give 1.0); *_from_scores refused a Series beside a plain list (a list's .index is a method).
+    import pandas as pd
+
+    grades = pd.Series([0, 2, 1], index=list("abc"))
+    judged = pd.Series([True, False, True], index=list("bac"))  # b and c judged, a not
+    for function in (nr.ndcg, nr.ndcg_parts):
+        with pytest.raises(ValueError, match=r"relevance and judged are pandas objects with different indexes"):
+            function(grades, judged=judged)
+    assert nr.ndcg(grades, judged=judged.reindex(grades.index)) == 1.0  # condensed to b, c: [2, 1], ideal order
+    from sklearn.metrics import ndcg_score
+
+    expected = ndcg_score([[2, 0, 1]], [[0.1, 0.9, 0.5]])
+    for scores in ([0.1, 0.9, 0.5], (0.1, 0.9, 0.5)):
+        assert nr.ndcg_from_scores(pd.Series([2, 0, 1]), scores) == pytest.approx(expected, rel=1e-12)
+    value = nr.ndcg_from_scores(pd.Series([2, 0, 1]), pd.Series([0.1, 0.9, 0.5]), judged=[True, True, True])
+    assert value == pytest.approx(expected, rel=1e-12)
+    assert nr.ndcg_from_scores(pd.DataFrame([[2, 0, 1]]), [[0.1, 0.9, 0.5]]).tolist() == pytest.approx([expected])
 
 
 def test_huge_integer_parameters_and_a_list_as_a_discount_name_get_clear_errors():

@@ -154,6 +154,11 @@ def _check_python_ints(data: Any, array: np.ndarray, name: str) -> None:
             )
 
 
+# Where an empty list is refused: how to score a query for which nothing was returned.
+_EMPTY_HINT = " (to score an empty result 0, give the query's known grades with ideal=)"
+_IDEAL_NEEDS = "every query needs at least one known grade (all 0 when none is relevant: zero_ideal then applies)"
+
+
 def as_batch(
     data: Any,
     *,
@@ -162,9 +167,11 @@ def as_batch(
     kinds: str = _NUMERIC_KINDS,
     keep_integers: bool = False,
     allow_empty: bool = False,
+    empty_hint: str = _EMPTY_HINT,
 ) -> Batch:
     """One ranked list (1-D) or many (2-D, or ragged) as a :class:`Batch` padded with ``fill``; values unchecked.
-    Float64, or int64 for signed integers if ``keep_integers``; an empty list needs ``allow_empty``."""
+    Float64, or int64 for signed integers if ``keep_integers``; an empty list needs ``allow_empty``; ``empty_hint``
+    ends the message refusing one (a function without ``ideal=`` gives "")."""
     data = _ordered(data, name, top=kinds)
     if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
         masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
@@ -174,6 +181,14 @@ def as_batch(
         array = np.asarray(data)
     except ValueError:  # ragged: numpy refuses to build a rectangle
         array = None
+    if (
+        array is not None
+        and array.dtype.kind == "O"
+        and array.ndim
+        and all(isinstance(x, numbers.Real) for x in array.flat)
+    ):
+        data = array.tolist()  # numbers held as objects (a pandas object column): read as the same list is
+        array = np.asarray(data)
     if array is not None and array.dtype == np.float64 and not isinstance(data, np.ndarray):
         _check_python_ints(data, array, name)
     if array is not None and array.dtype.kind == "O":
@@ -184,7 +199,7 @@ def as_batch(
             _refuse(array, name, kinds, "objects")
         array = None
     if array is None:
-        return _ragged(data, name=name, fill=fill, kinds=kinds, keep_integers=keep_integers, allow_empty=allow_empty)
+        return _ragged(data, name, fill, kinds, keep_integers, allow_empty, empty_hint)
     if array.ndim not in (1, 2):
         raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
     values = _numeric(array, name, kinds, keep_integers)
@@ -197,7 +212,7 @@ def as_batch(
         if name == "ideal":  # the hint below is about ideal=: no help here
             needs, hint = _IDEAL_NEEDS, ""
         else:
-            hint = _EMPTY_HINT if values.shape[0] else ""
+            hint = empty_hint if values.shape[0] else ""
         raise ValueError(f"{name} is empty{shape}; {needs}{hint}")
     lengths = np.full(values.shape[0], values.shape[1])
     if values.shape[1] == 0:  # nothing returned: one column of padding keeps every kernel's shapes simple
@@ -205,12 +220,9 @@ def as_batch(
     return Batch(values, lengths, single=single, name=name)
 
 
-# Where an empty list is refused: how to score a query for which nothing was returned.
-_EMPTY_HINT = " (to score an empty result 0, give the query's known grades with ideal=)"
-_IDEAL_NEEDS = "every query needs at least one known grade (all 0 when none is relevant: zero_ideal then applies)"
-
-
-def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool, allow_empty: bool) -> Batch:
+def _ragged(
+    data: Any, name: str, fill: float, kinds: str, keep_integers: bool, allow_empty: bool, empty_hint: str
+) -> Batch:
     try:
         rows = list(data)
     except TypeError:
@@ -239,7 +251,7 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
         if array.dtype == np.float64 and not isinstance(row, np.ndarray):
             read_as_floats.append((label, row, array))
         if array.size == 0 and not allow_empty:
-            needs = _IDEAL_NEEDS if name == "ideal" else "every query needs at least one document" + _EMPTY_HINT
+            needs = _IDEAL_NEEDS if name == "ideal" else "every query needs at least one document" + empty_hint
             raise ValueError(f"{label} is empty; {needs}")
         arrays.append(_numeric(array, label, kinds, keep_integers))
     if read_as_floats and (np.abs(np.concatenate([a for _, _, a in read_as_floats])) >= 2**53).any():
@@ -270,7 +282,8 @@ def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
             _raise_nonfinite(batch)
         raise ValueError(
             f"{batch.name} must be >= 0 (graded relevance), got {_first_bad(batch, values < 0)}; "
-            f"shift or remap your labels"
+            "map negative labels to grades >= 0 (trec_eval gives a negative grade no gain; adding a constant to "
+            "every label would make non-relevant documents relevant)"
         )
 
 
@@ -289,8 +302,10 @@ def check_scores(batch: Batch) -> None:
 def check_aligned(first: Any, second: Any, names: tuple[str, str]) -> None:
     """Refuse two pandas objects whose labels differ: paired by position here, they would be misaligned silently."""
     for axis, labels, keyword in (("index", "indexes", ""), ("columns", "columns", "columns=")):
-        a, b = getattr(first, axis, None), getattr(second, axis, None)
-        if a is not None and b is not None and hasattr(a, "equals") and not a.equals(b):
+        # (a list's .index is a method: only pandas labels, which have .equals, are compared)
+        labels_a, labels_b = getattr(first, axis, None), getattr(second, axis, None)
+        equals = getattr(labels_a, "equals", None)
+        if equals is not None and hasattr(labels_b, "equals") and not equals(labels_b):
             raise ValueError(
                 f"{names[0]} and {names[1]} are pandas objects with different {labels}: values are paired by "
                 f"position, not by label; align them first ({names[1]}.reindex({keyword}{names[0]}.{axis})) or pass "

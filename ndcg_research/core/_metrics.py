@@ -254,7 +254,7 @@ def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
 
 def _dcg(relevance: Any, options: _Options, what: str = "DCG") -> Value:
     """DCG (``what``: CG without a discount) of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
-    batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
+    batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True, empty_hint="")  # no ideal=
     gain, discount, width = options.gain, options.discount, _width(batch, options.k)
     if width == batch.values.shape[1] and gain == _LINEAR:
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
@@ -472,6 +472,7 @@ def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> 
 
 def _listed(relevance: Any, ideal: Any, judged: Any, options: _Options) -> _Computed:
     """A ranked list's DCG and ideal DCG."""
+    _batch.check_aligned(relevance, judged, ("relevance", "judged"))
     batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         batch = _batch.condense(batch, _batch.judged_mask(judged, batch), fill=0.0)
