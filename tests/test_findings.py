@@ -817,9 +817,28 @@ def test_chance_cells_by_hand():
     assert against["n"].tolist() == [10] and could == 3
 
 
-def test_the_critical_point_reports_its_chance_cells():
-    finding = claim("critical-point")(Results(ROOT / "results" / "full"))
-    assert "Flagged as chance cells" in finding.measurement
+def test_the_critical_point_counts_its_cells_as_the_tables_show_them():
+    # The summary said "0 cells flagged as a coin flip" where 15 close-pair cells' intervals reach below 1/2: it
+    # counted only the cells against the theory. Both counts, from the tables read here with pandas.
+    import pandas as pd
+
+    full, keys = ROOT / "results" / "full", ["discount", "better", "worse", "n"]
+    cells = pd.concat(
+        pd.read_csv(full / f"04_pairs_{label}.csv").merge(
+            pd.read_csv(full / f"04_gaps_vs_theory_{label}.csv")[[*keys, "finite_n_gap"]], on=keys
+        )
+        for label in ("certain", "uncertain", "graded")
+    )
+    close = cells[(cells["n"] == cells["n"].max()) & ~cells["worse"].isin(["coarse(bins=4)", "random"])]
+    not_above = int((close["p_better_low"] < 0.5).sum())
+    against = close[
+        (close["p_better_high"] < 0.5) & (close["p_worse"] > close["p_better"]) & (close["finite_n_gap"] > 0)
+    ]
+    assert not_above == 15 and len(against) == 0  # (those of the committed tables)
+    finding = claim("critical-point")(Results(full))
+    assert f"; {not_above} close-pair cells with P(correct) not shown above 1/2, 0 with the worse" in finding.summary
+    assert f"{not_above} close-pair cells have a 95% interval of P(correct) reaching below 1/2" in finding.measurement
+    assert "although the finite-n theory's expected gap is positive: none;" in finding.measurement
 
 
 def test_every_table_a_rule_reads_is_linked_as_evidence():
