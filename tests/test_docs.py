@@ -137,6 +137,18 @@ def test_figures_page_has_one_section_per_committed_figure():
     assert re.findall(r"^\((\w+)\)=$", page, flags=re.M) == records
 
 
+def test_a_build_from_the_docs_folder_is_refused_with_the_cause():
+    # `sphinx-build docs SITE` stopped on "no figure records in docs/figures", which hid the cause.
+    from types import SimpleNamespace
+
+    from sphinx.errors import ConfigError
+
+    pages = _generated_pages()
+    with pytest.raises(ConfigError, match=r"the source directory must be the repository root, got .*docs: build with"):
+        pages.check_source_directory(SimpleNamespace(srcdir=str(DOCS)), None)
+    pages.check_source_directory(SimpleNamespace(srcdir=str(ROOT)), None)  # the root: accepted
+
+
 def test_findings_table_links_are_made_relative_to_the_landing_page(tmp_path):
     from ndcg_research.findings.render import README_END, README_START
 

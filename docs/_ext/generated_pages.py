@@ -22,6 +22,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sphinx.errors import ConfigError
+
 from ndcg_research.findings.render import README_END, README_START, for_site
 from ndcg_research.pipeline.figures import seed_text
 
@@ -177,6 +179,15 @@ def write(page: Path, text: str) -> None:
         page.write_text(text, encoding="utf-8")
 
 
+def check_source_directory(app, config) -> None:
+    """Refuse another source directory than the repository root (``sphinx-build docs SITE``) in one line."""
+    if not (Path(app.srcdir) / "docs" / "conf.py").is_file():
+        raise ConfigError(
+            f"the source directory must be the repository root, got {app.srcdir}: build with "
+            "`python3 tasks.py docs`, or `python -m sphinx -c docs -b html . build/site` from the root"
+        )
+
+
 def write_pages(app) -> None:
     srcdir = Path(app.srcdir)
     write(srcdir / FOLDER / "figures.md", figures_page(srcdir / "figures"))
@@ -190,6 +201,7 @@ def findings_for_site(app, docname: str, source: list[str]) -> None:
 
 
 def setup(app):
+    app.connect("config-inited", check_source_directory)
     app.connect("builder-inited", write_pages)
     app.connect("source-read", findings_for_site)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
