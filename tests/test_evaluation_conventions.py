@@ -166,6 +166,21 @@ def test_lightgbm_and_xgboost_label_limits():
         evaluate(qrels.assign(relevance=[1.5, 0]), run, convention="xgboost")
 
 
+def test_the_tools_grade_limits_hold_for_their_own_gain_only():
+    # XGBoost's 31 and LightGBM's 30 are limits of their exponential gain (2^31, label_gain's table): with the linear
+    # gain XGBoost takes label 40 (ndcg_exp_gain=False), yet a measure with gain=linear was refused "above 31".
+    from sklearn.metrics import ndcg_score
+
+    qrels = pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "relevance": [40, 0, 3]})
+    run = pd.DataFrame({"query": ["q"] * 3, "doc": list("abc"), "score": [0.0, 1.0, 2.0]})
+    expected = ndcg_score([[40, 0, 3]], [[0.0, 1.0, 2.0]])  # linear gain, the ideal from the list, as both presets
+    for convention, top in (("xgboost", 31), ("lightgbm", 30)):
+        assert evaluate(qrels, run, "ndcg(gain=linear)", convention=convention).mean() == pytest.approx(expected)
+        for measures in ("ndcg", "ndcg(gain=exp2)", ["ndcg(gain=linear)", "ndcg@2"]):  # the tool's own gain: limited
+            with pytest.raises(InputError, match=rf"grade 40 is above {top}, the largest grade the tool accepts with"):
+                evaluate(qrels, run, measures, convention=convention)
+
+
 # ---------------------------------------------------------------- ranx and ir_measures (installed)
 
 

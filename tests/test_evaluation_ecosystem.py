@@ -126,6 +126,32 @@ def test_ranx_objects_and_the_run_name():
     np.testing.assert_array_equal(result.values[0], _reference().values[0])
 
 
+def test_a_ranx_run_s_tied_documents_are_noted_where_the_convention_orders_ties_as_given():
+    # ranx re-sorts a Run's documents (from 16 on, not in the order given), so under XGBoost's or LightGBM's input
+    # order of ties a Run and the dict it was built from gave 0.25 and 1.0, with no note.
+    from ranx import Qrels, Run
+
+    docs = [f"d{i:02d}" for i in range(16)]
+    qrels = {"q": {d: int(i == 0) for i, d in enumerate(docs)}}
+    tied, untied = {"q": dict.fromkeys(docs, 1.0)}, {"q": {d: float(-i) for i, d in enumerate(docs)}}
+    assert evaluate(qrels, tied, convention="xgboost").mean() == 1.0  # d00, the relevant one, given first
+    for convention in ("xgboost", "lightgbm"):
+        noted = evaluate(Qrels(qrels), Run(tied), convention=convention).notes
+        assert [n for n in noted if "a ranx Run keeps no input order" in n] == [
+            f"run1: 1 query has tied scores, which {convention} orders as its input, but a ranx Run keeps no input "
+            "order (ranx sorts it): they are ordered as the Run holds them now; give the run as a dict or DataFrame "
+            "in your order"
+        ]
+        without_ties = evaluate(Qrels(qrels), Run(untied), convention=convention)
+        assert without_ties.mean() == 1.0 and not without_ties.notes
+    for convention in (
+        "ranx",
+        "trec_eval",
+        "sklearn",
+    ):  # ranx reads a Run as it holds it; others order by id or average
+        assert not [n for n in evaluate(Qrels(qrels), Run(tied), convention=convention).notes if "input order" in n]
+
+
 def test_a_ranx_objects_refusals_name_the_query_and_document_not_a_line():
     # A ranx object has no lines: its rows were named "ranx Qrels:2", the second entry, as if it were a file.
     ranx = pytest.importorskip("ranx")

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
-from ..core import format_number
+from ..core import format_number, parse_gain
 from ._frames import STYLES, frame_style, id_kind, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, distinct, measure_values, query_codes, rank_part, tie_groups, tied_pairs
 from ._measures import Convention, Measure, atol, get_convention, parse_measures
@@ -167,12 +167,18 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
             f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
             f"{conv.name!r}{atol_reads})"
         )
-    top = conv.max_grade
+    # The tool's largest grade is that of its own gain (XGBoost's 2^31, LightGBM's label_gain table): a measure with
+    # a gain of its own is this package's extension, with no such limit.
+    own_gain = str(parse_gain(conv.gain))
+    top = conv.max_grade if any(m.gains is None and m.gain in (None, own_gain) for m in plan.measures) else None
     negative = conv.negative == "error" and value.min() < 0
     if negative or top is not None and value.max() > top:
         row = int(np.argmax(value < 0 if negative else value > top))
         what = (
-            "is negative, which the tool refuses" if negative else f"is above {top}, the largest grade the tool accepts"
+            "is negative, which the tool refuses"
+            if negative
+            else f"is above {top}, the largest grade the tool accepts with its gain, {own_gain} (a measure with "
+            "another gain, e.g. ndcg(gain=linear), has no such limit)"
         )
         raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
     return columns
@@ -240,7 +246,7 @@ class PartValues:
     values: np.ndarray
     unjudged: set[bytes]
     ineligible: np.ndarray
-    counts: list[int]
+    counts: list[int]  # queries: ideal DCG 0, with ties, with ties in a long list, with ties in no input order
     unranked: np.ndarray  # judged queries that the run lists with no document
 
 
@@ -281,11 +287,13 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[:, ranked.lengths == 1] = np.nan
         zero_ideal &= ranked.lengths != 1  # undefined, not scored 0: not counted in the ideal-DCG-0 note
     tied = np.zeros(ranked.codes.size, dtype=bool)  # the queries with a tied pair, where the convention notes them
-    if conv.random_ties or conv.unstable_ties_from is not None:
+    # Ties in input order from rows not in the caller's order (ranx's own presets read a Run as ranx does)
+    unordered = conv.ties == "input" and not columns.ordered and conv.unstable_ties_from is None
+    if conv.random_ties or conv.unstable_ties_from is not None or unordered:
         _, pairs = tied_pairs(ranked.score, ranked.starts)
         tied[np.searchsorted(ranked.starts, pairs, side="right") - 1] = True  # the query of each tied pair
     long = ranked.lengths >= (conv.unstable_ties_from or np.inf)  # (none long where the convention has no limit)
-    counts = [int(zero_ideal.sum()), int(tied.sum()), int((tied & long).sum())]
+    counts = [int(zero_ideal.sum()), int(tied.sum()), int((tied & long).sum()), int(tied.sum()) if unordered else 0]
     unranked = np.zeros(0, dtype=np.int64)
     if columns.unranked is not None:
         unranked, absent = query_codes(columns.unranked, judgments.names)
@@ -347,7 +355,7 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> tuple[Par
     (each one kind in a partition: checked), which must be the same in every partition."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
-        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0], none), ()
+        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0, 0], none), ()
     part = evaluate_part(judgments, table_columns(frame, "run"), plan)
     return part, tuple(id_kind(frame[column].iloc[0]) for column in STYLES[frame_style(frame.columns)][:2])
 
@@ -452,7 +460,7 @@ def merge_parts(
         what = "ranked query has a judgment above 0" if ineligible.size else "query has both a ranking and judgments"
         only = f", and {conv.name} evaluates only such queries" if ineligible.size else ""
         raise NoJudgedQuery(f"run {name}: no {what} in {source}{only}")
-    zero_ideal, tied, unstable = map(sum, zip(*(p.counts for p in parts), strict=True))
+    zero_ideal, tied, unstable, unordered = map(sum, zip(*(p.counts for p in parts), strict=True))
     if zero_ideal and conv.eligible != "relevant":
         score = 1 if conv.zero_ideal == "one" else 0
         note(zero_ideal, f"ideal DCG 0 (no relevant judged document) for some measure; scored {score} ({conv.name})")
@@ -471,6 +479,12 @@ def merge_parts(
     if unstable:
         sort = f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
         note(unstable, f"tied scores in a list of {conv.unstable_ties_from} or more documents, where {sort}")
+    if unordered:
+        note(
+            unordered,
+            f"tied scores, which {conv.name} orders as its input, but a ranx Run keeps no input order (ranx sorts "
+            "it): they are ordered as the Run holds them now; give the run as a dict or DataFrame in your order",
+        )
     return codes, values, notes
 
 

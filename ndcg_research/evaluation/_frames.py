@@ -7,6 +7,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -286,7 +287,9 @@ def table_columns(table: Any, kind: Kind) -> Columns:
         source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
         if type(table).__name__ != ("Qrels" if kind == "qrels" else "Run"):  # the class says which it is
             raise InputError(f"a {source} was given as the {kind}: give a ranx {'Qrels' if kind == 'qrels' else 'Run'}")
-        return _dict_columns(table.to_dict(), kind, source, None if tag is None else str(tag))  # (tags are text)
+        columns = _dict_columns(table.to_dict(), kind, source, None if tag is None else str(tag))  # (tags are text)
+        # ranx sorts a Run's documents when it builds and evaluates it: ties are not in the order they were given
+        return replace(columns, ordered=False) if kind == "run" else columns
     if not is_frame(table):
         return _dict_columns(table, kind, f"{kind} dict")
     source = f"{kind} DataFrame"

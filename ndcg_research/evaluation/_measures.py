@@ -314,7 +314,7 @@ class Convention:
     integer_grades : bool
         Grades must be integers (the tool reads or requires integers).
     max_grade : int or None
-        Largest grade the tool accepts.
+        Largest grade the tool accepts with its gain (a measure with a gain of its own is not limited).
     notes : str
         Where the behaviour comes from and how it was verified.
     score_dtype : {"float64", "float32"}
@@ -402,7 +402,8 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
         gain="exp2", eligible="relevant", missing="skip", max_grade=4,
         notes="From gdeval.pl 1.3: judgments above 0 kept (max 4), the run sorted by score then docno descending, "
             "topics with no relevant judgment not evaluated, -c divides by the topics with one. It always cuts at k "
-            "(default 20: ask for ndcg@20) and prints 5 decimals. Tested against gdeval.pl (as ir_measures ships it).",
+            "(default 20: ask for ndcg@20) and prints 5 decimals. Tested against the copy ir_measures 0.4.3 ships "
+            "(version 1.2a, modified: no mean line and no -c; its nDCG code is 1.3's).",
     ),
     Convention(
         "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",

@@ -55,6 +55,7 @@ class Columns:
     # query and document (they have no lines). Never guessed from ``source``: a file may be named "DataFrame".
     named_by: Literal["line", "label", "key"] = "line"
     unranked: pa.ChunkedArray | None = None  # a run dict's queries that map to no document
+    ordered: bool = True  # False: the rows' order is not the caller's (a ranx Run re-sorts its documents)
 
     def __len__(self) -> int:
         return int(self.value.size)
