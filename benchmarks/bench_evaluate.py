@@ -52,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -279,12 +280,12 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
     return rows
 
 
-#: The targets of issue 24, by number of run lines.
-TARGETS = {
-    5 * 10**4: "at most 2x trec_eval's time",
-    25 * 10**4: "at most 1x trec_eval's time",
-    10**7: "at least 5x faster than trec_eval",
-    10**8: "peak memory at most 2 GiB; identical output",
+#: The targets of issue 24, by number of run lines: their words, and whether a row (with identical output) meets it.
+TARGETS: dict[int, tuple[str, Callable[[dict], bool]]] = {
+    5 * 10**4: ("at most 2x trec_eval's time", lambda row: 1 / row["speedup"] <= 2),
+    25 * 10**4: ("at most 1x trec_eval's time", lambda row: 1 / row["speedup"] <= 1),
+    10**7: ("at least 5x faster than trec_eval", lambda row: row["speedup"] >= 5),
+    10**8: ("peak memory at most 2 GiB; identical output", lambda row: row["ours_mib"] <= 2048),
 }
 
 
@@ -297,6 +298,7 @@ def record_rows(recorder: Recorder, rows: list[dict]) -> None:
         )
         floor = f"ours / pyarrow reading the files alone {row['ours_over_floor']:.2f}"
         load = f"load average {row['load_before']:.1f} before, {row['load_after']:.1f} after"
+        target, meets = TARGETS.get(row["lines"], ("", None))
         if "speedup" not in row:
             recorder.row(
                 task,
@@ -316,7 +318,8 @@ def record_rows(recorder: Recorder, rows: list[dict]) -> None:
             f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, "
             f"{row['trec_eval_mib']:.0f} MiB); "
             f"{floor}; output byte-identical: {'yes' if row['identical_output'] else 'NO'}; {load}",
-            TARGETS.get(row["lines"], "information"),
+            target or "information",
+            None if meets is None else bool(row["identical_output"] and meets(row)),
         )
 
 
@@ -422,6 +425,7 @@ def in_process(qrels: Path, run: Path, rounds: int, recorder: Recorder, lines: i
                 f"per round {per_round}), best of {rounds} rounds; means differ by at most {diff:.1e}; load "
                 f"average {load_before:.1f} before, {load_after:.1f} after",
                 "at least 3x faster",
+                met=ratio >= 3,
             )
 
 

@@ -60,11 +60,12 @@ class Recorder:
         self.name, self.command = name, command
         self.started = datetime.datetime.now(datetime.UTC)
         self.before = machine()
-        self.rows: list[dict[str, str]] = []
+        self.rows: list[dict[str, str | bool]] = []
 
-    def row(self, task: str, measured: str, target: str = "") -> None:
-        """One line of the results table: the task, the measurement (ratios, named baselines), the target."""
-        self.rows.append({"task": task, "measured": measured, "target": target})
+    def row(self, task: str, measured: str, target: str = "", met: bool | None = None) -> None:
+        """One line of the results table: the task, the measurement (ratios, named baselines), the target and
+        whether this run met it (None: no target, or none that a number decides)."""
+        self.rows.append({"task": task, "measured": measured, "target": target} | ({} if met is None else {"met": met}))
 
     def write(self, folder: Path = RESULTS) -> Path:
         """Write ``<folder>/<name>.json`` and return its path."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import json
 import re
 import shlex
 import subprocess
@@ -135,6 +136,25 @@ def test_figures_page_has_one_section_per_committed_figure():
     page = _generated_pages().figures_page(ROOT / "figures")
     records = sorted(path.stem for path in (ROOT / "figures").glob("*.json"))
     assert re.findall(r"^\((\w+)\)=$", page, flags=re.M) == records
+
+
+def test_the_speed_page_says_which_targets_a_run_missed(tmp_path):
+    # A missed target (evaluate at 50,000 lines: 4.17x trec_eval's time, target at most 2x) read like a met one.
+    record = {
+        "benchmark": "bench_x",
+        "command": "python benchmarks/bench_x.py",
+        "date": "2026-12-07",
+        "machine": {"cpu": "cpu", "cores": 2, "python": "3.11", "numpy": "2", "load_average_1min": 0.5},
+        "rows": [
+            {"task": "a", "measured": "4.17x", "target": "at most 2x", "met": False},
+            {"task": "b", "measured": "0.5x", "target": "at most 1x", "met": True},
+            {"task": "c", "measured": "1 s", "target": "information"},  # no verdict recorded: none shown
+        ],
+    }
+    (tmp_path / "bench_x.json").write_text(json.dumps(record), encoding="utf-8")
+    page = _generated_pages().speed_results(tmp_path)
+    assert "| a | 4.17x | at most 2x (**not met**) |" in page
+    assert "| b | 0.5x | at most 1x (met) |" in page and "| c | 1 s | information |" in page
 
 
 def test_a_build_from_the_docs_folder_is_refused_with_the_cause():

@@ -110,12 +110,19 @@ def speed_results(folder: Path) -> str:
             "",
             "| task | measured | target |",
             "|---|---|---|",
-            *[f"| {row['task']} | {row['measured']} | {row['target']} |" for row in record["rows"]],
+            *[f"| {row['task']} | {row['measured']} | {row['target']}{_verdict(row)} |" for row in record["rows"]],
             "",
         ]
         if record["benchmark"] == "bench_evaluate" and growth:
             parts.append(growth)
     return "\n".join(parts)
+
+
+def _verdict(row: dict) -> str:
+    """Whether the run met the row's target, as the benchmark judged it (older records do not say)."""
+    if "met" not in row:
+        return ""
+    return " (met)" if row["met"] else " (**not met**)"
 
 
 #: The growth table of bench_evaluate.py (``evaluate_growth.csv``): the columns shown, with their headers.
