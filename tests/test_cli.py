@@ -97,7 +97,7 @@ def test_every_command_has_a_one_line_summary_in_help():
             ["evaluate", "-M", "-1", "examples/qrels.txt", "examples/run_a.txt"],
             2,
             f"{PROG} evaluate: error: argument -M/--Max_retrieved_per_topic: must be an integer >= 0, got '-1' (trec_eval "
-            "crashes on it)",
+            "crashes on most negative values)",
         ),
         (
             ["evaluate", "examples/qrels.txt", "no_such_run.txt"],

@@ -281,7 +281,8 @@ def _parse_one(text: str) -> list[Measure]:
     if name == "ndcg_cut":
         return _trec_cutoffs(stripped, params if dot else "5,10,15,20,30,100,200,500,1000")  # trec_eval's defaults
     if name == "ndcg" and dot and "(" not in stripped:
-        return [_trec_gains(stripped, params)]
+        # trec_eval names a gain map by its text as given, blanks at its end included
+        return [_trec_gains(stripped, text.lstrip().partition(".")[2])]
     return [_parse_spec(text)]
 
 

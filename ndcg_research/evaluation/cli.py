@@ -83,8 +83,10 @@ def _atol_argument(low: int | None = None) -> Callable[[str], int]:
         value = atol(text)
         if not ATOL.fullmatch(text):
             raise argparse.ArgumentTypeError(f"must be an integer, got {text!r} (trec_eval's atol reads {value})")
-        if low is not None and value < low:  # (-M: trec_eval crashes on a negative value)
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r} (trec_eval crashes on it)")
+        if low is not None and value < low:  # (-M: trec_eval crashes on most negative values, checked)
+            raise argparse.ArgumentTypeError(
+                f"must be an integer >= {low}, got {text!r} (trec_eval crashes on most negative values)"
+            )
         return value
 
     return parse
@@ -203,7 +205,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], Shown]:
     trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
     first: dict[str, tuple[int, str, frozenset[tuple[Any, ...]]]] = {}
     given, specs = specs, []
-    for index, spec in enumerate(map(str.strip, given)):  # as parse_measures strips them
+    for index, spec in enumerate(given):  # (blanks before a trec_eval name are refused above; after it, kept)
         match = re.fullmatch(r"(ndcg|ndcg_cut)(\.[^()]*)?", spec)
         if not trec or match is None:
             specs.append(spec)
