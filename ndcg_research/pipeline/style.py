@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import textwrap
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ import pandas as pd
 from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
@@ -138,6 +140,21 @@ def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
     return round_significant(rows[name].to_numpy(dtype=np.float64))
 
 
+#: The width (inches at the notebooks' ``figure.dpi`` of 100) at which the documentation site and JupyterLab show a
+#: figure, about 896 px: a wider figure is shrunk to it, and its text with it.
+READER_WIDTH_IN = 8.96
+
+
+def reader_columns(count: int, panel_width: float) -> int:
+    """How many of ``count`` panels ``panel_width`` inches wide fit side by side in :data:`READER_WIDTH_IN` (at least
+    one): a grid of rows of that many panels is shown at its own size, its text as large as it was drawn.
+
+    >>> reader_columns(8, 3.3), reader_columns(1, 3.3), reader_columns(3, 9.5)
+    (2, 1, 1)
+    """
+    return max(1, min(count, math.floor(READER_WIDTH_IN / panel_width)))
+
+
 def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **kw: Any) -> tuple[Figure, np.ndarray]:
     """A figure and its flat axes: ``count`` panels of ``size`` inches in rows of ``cols``, room below for a legend."""
     fig, axes, _ = cell_grid(range(math.ceil(count / cols)), range(cols), size, **kw)
@@ -179,6 +196,19 @@ def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels:
         ax.set_ylabel(label, fontsize=9)
     for ax in axes[-1]:
         ax.set_xlabel("n")
+
+
+def wrapped_suptitle(fig: Figure, title: str) -> None:
+    """``title`` over ``fig`` in lines that fit its width (a wider line widened the saved file, shrinking it on a page).
+
+    >>> fig = Figure(figsize=(3.3, 2.0))
+    >>> wrapped_suptitle(fig, "a title of several words, longer than a figure of 3.3 inches can hold on one line")
+    >>> fig.get_suptitle().count("\\n") >= 1
+    True
+    """
+    size = FontProperties(size=matplotlib.rcParams["figure.titlesize"]).get_size_in_points()
+    chars = max(20, math.floor(fig.get_figwidth() * 72 / (0.6 * size)))  # (a character: about 0.6 em on average)
+    fig.suptitle(textwrap.fill(title, chars))
 
 
 def theory_handles(ls: str, label: str) -> list[tuple[Line2D, str]]:

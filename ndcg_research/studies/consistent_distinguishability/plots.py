@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
@@ -16,16 +18,41 @@ from ...simulation.tables import read_table
 
 #: The plotted columns of the failure share against n and of the settled share against n0, with their intervals.
 FAILED, SETTLED = ("n", "p_fail", "p_fail_low", "p_fail_high"), ("n0", "p_settled", "p_settled_low", "p_settled_high")
+#: A panel of the appendix grids (inches): two models side by side are 6.8 inches, shown unshrunk.
+PANEL = (3.4, 2.4)
+
+
+#: A panel's log range reaches this factor beyond its outermost values (a marker at the edge is drawn whole).
+LOG_MARGIN = 10**0.1
+
+
+def _fit_log_range(ax: Axes, measured: np.ndarray, drawn: np.ndarray) -> None:
+    """A log y range from the positive ``measured`` values (shares and interval ends), up to the largest ``drawn``
+    value too, with :data:`LOG_MARGIN`, at least one decade tall (a flat series looks flat), labelled at decades or,
+    on a range of under two decades, at 1, 2 and 5 times them. Each panel's range follows its own data: a fixed
+    10^-6 to 1 squashed shares of 0.1 to 0.5 into a sixth of the panel; a line below every measured value (the
+    normal approximation, far below what a sample can show) leaves the panel at its foot."""
+    values = measured[np.isfinite(measured) & (measured > 0)]
+    if not values.size:
+        return
+    top = max(values.max(), np.nanmax(drawn, initial=0.0)) * LOG_MARGIN
+    bottom = min(values.min() / LOG_MARGIN, top / 10)
+    ax.set_ylim(bottom, top)
+    (style.decade_ticks if math.log10(top / bottom) >= 2 else style.log_ticks_1_2_5)(ax)
 
 
 def failure_rate_grid(
     failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
 ) -> Figure:
     """1 - P(better strictly higher) against n, log-log: measured (Wilson 95%; a share of 0 at its upper bound, a
-    downward triangle) and Phi(-d) (lines); a row per model, a column per discount."""
-    fig, axes, panels = style.model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
+    downward triangle) and Phi(-d) (lines); a row per discount, a column per model (two columns fit the width of a
+    page: :data:`~ndcg_research.pipeline.style.READER_WIDTH_IN`), each panel's range from its data
+    (:func:`_fit_log_range`)."""
+    models = list(failure_tables)
+    fig, axes, cells = style.cell_grid(discounts, models, PANEL)
     handles = []
-    for ax, label, d in panels:
+    for ax, (d, label) in cells:
+        measured, drawn = [], []
         for i, (better, worse) in enumerate(pairs):
             rows = style.select(failure_tables[label], discount=d, better=better, worse=worse)
             n, p, low, high = (style.plotted_column(rows, c) for c in FAILED)
@@ -37,34 +64,43 @@ def failure_rate_grid(
                 handles.append((bound, "none failed: Wilson upper bound"))
             normal = style.plotted_column(rows, "p_fail_normal")
             ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
-        # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance.
-        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n", ylim=(1e-6, 1.5))
-        style.decade_ticks(ax)
-    style.label_rows(axes, len(discounts), "1 - P(better strictly higher)")
+            measured += [p[seen], low[seen], high[seen], high[~seen]]
+            drawn.append(normal)
+        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
+        _fit_log_range(ax, np.concatenate(measured), np.concatenate(drawn))
+    style.label_rows(axes.ravel(), len(models), "1 - P(better strictly higher)")
     handles.append((Line2D([], [], color="0.3", lw=1), "normal approximation Phi(-mean/sd)"))
-    style.legend_below(fig, handles, ncols=4)
-    fig.suptitle("Failure probability against n (log-log): measured (markers, Wilson 95%) and Phi(-standardized gap)")
+    style.legend_below(fig, handles, ncols=2)
+    style.wrapped_suptitle(
+        fig,
+        "Failure probability against n (log-log): measured (markers, Wilson 95%) and Phi(-standardized gap) (lines; "
+        "below the measured range, off the panel)",
+    )
     return fig
 
 
 def stream_stability_grid(
     stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
 ) -> Figure:
-    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band)."""
-    fig, axes, panels = style.model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
+    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band); a
+    row per discount, a column per model, as :func:`failure_rate_grid`."""
+    models = list(stability_tables)
+    fig, axes, cells = style.cell_grid(discounts, models, PANEL)
     handles = []
-    for ax, label, d in panels:
+    for ax, (d, label) in cells:
         for i, (better, worse) in enumerate(pairs):
             rows = style.select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
             settled = (style.plotted_column(rows, c) for c in SETTLED)
             look = dict(ls=style.LINESTYLES[i % len(style.LINESTYLES)], color=f"C{i}", lw=1.2)
             handles.append((style.band_line(ax, *settled, 0.2, **look), style.pair_label(better, worse)))
+        # a share's whole range, 0 to 1: every band is inside it
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
-    style.label_rows(axes, len(discounts), "share settled from n0")
-    style.legend_below(fig, handles)
-    fig.suptitle(
+    style.label_rows(axes.ravel(), len(models), "share settled from n0")
+    style.legend_below(fig, handles, ncols=2)
+    style.wrapped_suptitle(
+        fig,
         "Growing samples: share of streams on which the better ranker wins at every n >= n0 "
-        "(up to the stream's end; Wilson 95%)"
+        "(up to the stream's end; Wilson 95%)",
     )
     return fig
 

@@ -13,6 +13,9 @@ from ...pipeline import style
 from ...pipeline.headlines import Headline
 from ...simulation.tables import read_table
 
+#: A panel of :func:`pair_grid` (inches).
+PANEL = (3.3, 2.7)
+
 
 def pair_grid(
     pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]], value: str, title: str
@@ -21,8 +24,8 @@ def pair_grid(
     dashed) or ``"std_gap"`` (symmetric log scale keeping the sign; undefined values marked, not plotted)."""
     if value not in ("p_better", "std_gap"):
         raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
-    cols = min(4, len(discounts))
-    fig, axes = style.panel_grid(len(discounts), cols)
+    cols = style.reader_columns(len(discounts), PANEL[0])  # (four columns were shrunk to 0.67 on a page)
+    fig, axes = style.panel_grid(len(discounts), cols, PANEL)
     handles = []
     for ax, d in zip(axes, discounts, strict=False):
         low_data = 0.0
@@ -56,8 +59,8 @@ def pair_grid(
                 ax.set_ylim(-1, 1)
                 ax.text(0.5, 0.75, "undefined: every gap is 0", transform=ax.transAxes, ha="center", va="center")
     style.label_rows(axes, cols, "P(better strictly higher)" if value == "p_better" else "mean(gap) / sd(gap)")
-    style.legend_below(fig, handles, ncols=3)
-    fig.suptitle(title)
+    style.legend_below(fig, handles, ncols=2)
+    style.wrapped_suptitle(fig, title)
     return fig
 
 
@@ -103,7 +106,8 @@ def headline_figure(results: Path) -> Figure:
     """One column, a panel per :data:`HEADLINE_MODELS` (``04_pairs_*.csv``): P(the better ranker of
     :data:`HEADLINE_PAIR` scores strictly higher) against n, per discount, with its Wilson 95% interval."""
     styles = style.column_discount_styles(HEADLINE_DISCOUNTS)
-    with style.column_figure(9.6, 2, 1, sharex=True) as (fig, axes):
+    # one y range for both panels, Matplotlib's, from every drawn interval (a fixed floor of 0.3 cut one off)
+    with style.column_figure(9.6, 2, 1, sharex=True, sharey=True) as (fig, axes):
         for ax, (panel, (label, title)) in zip(axes, zip("ab", HEADLINE_MODELS.items(), strict=True), strict=True):
             table = read_table(results / f"04_pairs_{label}.csv")
             for discount in HEADLINE_DISCOUNTS:
@@ -111,7 +115,7 @@ def headline_figure(results: Path) -> Figure:
                 n, (p, bars) = style.plotted_column(rows, "n"), style.centre_and_bars(rows, *style.P_BETTER)
                 ax.errorbar(n, p, yerr=bars, capsize=0, elinewidth=0.7, label=discount, **styles[discount])
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
-            ax.set(ylim=(0.3, 1.03), ylabel="P(better scores higher)", xscale="log")
+            ax.set(ylabel="P(better scores higher)", xscale="log")
             ax.set_title(f"({panel}) {title}, model {table['model'].iloc[0]}")
             style.decade_x_ticks(ax, n)
         return style.column_legend(fig, axes, 3)
