@@ -222,3 +222,25 @@ def test_registered_with_texts_that_name_their_thresholds():
         assert key in {c.key for c in claims()}
         assert texts[key].notebook[:2] in ("11", "12", "13") and texts[key].thresholds
     assert texts["how-different"].limit and not texts["fixed-crossings-finite-n"].limit
+
+
+def test_notebook_15_judges_1_over_r_and_1_over_r_is_a_critical_point():
+    # Notebook 15's verdict on 1/r with an uncertain top is only 'consistent with': notebook 11 must not say that it
+    # settles 1/r. The abstract (A5, quoted on the page) calls 1/r "a critical point": so must the finding on it.
+    from pathlib import Path
+
+    from ndcg_research.findings.catalogue import answer
+
+    full = Path(__file__).resolve().parents[1] / "results" / "full"
+    uncertain = claim("zipf-uncertain-limit")(Results(full)).verdict
+    said = " ".join(answer("11_critical_bracket.ipynb", full).text.split())
+    assert (
+        "settles 1/r" not in said
+        and f"judges 1/r by levels against its computed limit, with the verdict '{uncertain}'" in said
+    )
+    assert "1/r is a critical point" in catalogue().page["abstract"]["A5"]
+    text = next(t for t in catalogue().texts if t.key == "critical-point")
+    assert text.title.startswith("1/r is a critical point") and "1/r is a critical point" in " ".join(
+        text.claim.split()
+    )
+    assert "the critical point" not in text.title + text.claim
