@@ -438,12 +438,13 @@ def test_at_reachable_n_the_threshold_of_the_heuristic_lies_below_a_star_and_cli
     for n in (1e5, 10**6.5):
         low, high = a_star - 0.1, a_star
         assert _local_exponent(n, low) < 0 < _local_exponent(n, high)  # a zero below a*
-        for _ in range(6):
+        for _ in range(12):
             mid = (low + high) / 2
             low, high = (mid, high) if _local_exponent(n, mid) < 0 else (low, mid)
         zeros.append((low + high) / 2)
     assert zeros[0] < zeros[1] < a_star
     text = " ".join(_section("c").split())
+    assert f"about {zeros[0]:.2f} at $n=10^5$ and {zeros[1]:.2f} at $n=10^{{6.5}}$" in text  # as the page quotes them
     assert "the finite-$n$ threshold lies above $a^*$" not in text and "lies *below* $a^*$" in text
 
 
@@ -472,4 +473,9 @@ def test_shared_items_covariance_vanishes_like_n_to_minus_one_minus_rho_over_one
     table_slope = np.polyfit(np.log(pair["n"]), np.log(shortfall), 1)[0]
     assert abs(table_slope - slope) < 0.03 and abs(-table_slope - (1 - rho**2)) > 0.1
     text = " ".join(_section("d").split())
+    first, last = (pair[pair["n"] == n].iloc[0] for n in (1e4, 1e8))  # the numbers the page quotes from the table
+    assert (
+        f"its limit {first['var_limit']:.3f} by {first['var_limit'] - first['dcg_gap_var']:.3f} at $n=10^4$ and still "
+        f"by {last['var_limit'] - last['dcg_gap_var']:.3f} at $n=10^8$ (the variance is {last['dcg_gap_var']:.3f} there)"
+    ) in text
     assert "n^{-(1-\\rho_c)/(1+\\rho_c)}" in text and "n^{-(1-\\rho_c^2)}" not in text and "n^{-0.2}" not in text
