@@ -25,8 +25,11 @@ from matplotlib.figure import Figure
 from ndcg_research.pipeline.figures import save_figure, use_style
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.studies.consistent_distinguishability import plots as consistency_plots
+from ndcg_research.studies.discount_functions import plots as discount_plots
 from ndcg_research.studies.distinguishability import plots as distinguishability_plots
 from ndcg_research.studies.fixed_crossings import plots as crossing_plots
+from ndcg_research.studies.movielens import findings as movielens_findings
+from ndcg_research.studies.movielens import plots as movielens_plots
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "full"
@@ -34,17 +37,6 @@ FIGURES = ROOT / "figures"
 
 #: What a reader sees: a page about 896 px wide, a notebook's figure stored at 100 dpi; the smallest text, in px.
 READER_PX, NOTEBOOK_DPI, MIN_TEXT_PX = 896, 100, 8.0
-
-#: Committed figures of notebooks outside this fix that still shrink their text below MIN_TEXT_PX (to be fixed).
-PENDING = {
-    "02_discount_functions",
-    "08_conventions",
-    "08_cutoffs",
-    "08_list_length",
-    "08_list_length_distinguishability",
-    "08_query_sets",
-    "08_rankers",
-}
 
 
 def shown_text_px(layout: dict) -> float:
@@ -69,16 +61,7 @@ def _records() -> list[Path]:
     return sorted(FIGURES.glob("*.json"))
 
 
-@pytest.mark.parametrize(
-    "record",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(reason="outside this fix: shrinks below 8 px", strict=False))
-        if p.stem in PENDING
-        else p
-        for p in _records()
-    ],
-    ids=[p.stem for p in _records()],
-)
+@pytest.mark.parametrize("record", _records(), ids=[p.stem for p in _records()])
 def test_every_committed_figure_is_readable_at_the_page_width(record):
     layout = json.loads(record.read_text())["layout"]
     assert shown_text_px(layout) >= MIN_TEXT_PX, (record.stem, layout["width_cm"], layout["smallest_text_pt"])
@@ -213,3 +196,59 @@ def test_texts_over_markers_finds_a_covering_label():
     ax.text(1.5, 1.0, "away")
     ax.figure.canvas.draw()
     assert texts_over_markers(ax.figure) == ["over the point"]
+
+
+def _movielens_figures() -> dict[str, Figure]:
+    """Notebook 08's figures drawn as its cells draw them, from the committed tables."""
+    tables = {
+        name: read_table(RESULTS / f"08_{name}.csv")
+        for name in ("rankers", "list_length_means", "list_length_pairs", "list_length_first_order",
+                     "query_sets_power", "query_sets_swaps", "conventions_means", "cutoffs_means", "cutoffs_decisions")
+    }  # fmt: skip
+    means, pairs = tables["list_length_means"], tables["list_length_pairs"]
+    systems = list(dict.fromkeys(means["system"]))
+    gains, discounts = list(dict.fromkeys(means["gain"])), list(dict.fromkeys(means["discount"]))
+    labels = list(dict.fromkeys(means["list_length"].astype(str)))
+    info = means.drop_duplicates("list_length")[["list_length", "mean_length", "users_with_share_kept"]]
+    significant = movielens_findings.list_length_findings(means, pairs, tables["list_length_first_order"])[
+        "significant"
+    ]
+    power, swaps = tables["query_sets_power"], tables["query_sets_swaps"]
+    conventions = tables["conventions_means"]
+    cut_means, cut_summary = tables["cutoffs_means"], tables["cutoffs_decisions"]
+    n_all = len(set(cut_means["system"]))
+    return {
+        "08_rankers": movielens_plots.ranker_means_panels(
+            tables["rankers"], systems, gains, list(dict.fromkeys(tables["rankers"]["cutoff"].astype(str)))
+        ),
+        "08_list_length": movielens_plots.list_length_panels(means, info, systems, discounts, gains[0]),
+        "08_list_length_distinguishability": movielens_plots.list_length_distinguishability_panels(
+            pairs, info, significant, labels, discounts, gains[0], len(systems) * (len(systems) - 1) // 2
+        ),
+        "08_query_sets": movielens_plots.query_set_panels(power, swaps, discounts, gains[0], n_all * (n_all - 1) // 2),
+        "08_conventions": movielens_plots.convention_panels(
+            conventions,
+            systems,
+            list(dict.fromkeys(conventions["convention"])),
+            list(dict.fromkeys(conventions["depth"].astype(str))),
+            list(dict.fromkeys(conventions["measure"])),
+        ),
+        "08_cutoffs": movielens_plots.cutoff_panels(
+            cut_means,
+            cut_summary,
+            systems,
+            gains,
+            list(dict.fromkeys(cut_means["cutoff"].astype(str))),
+            n_all * (n_all - 1) // 2,
+        ),  # fmt: skip
+    }
+
+
+def test_figures_of_notebooks_02_and_08_are_readable_at_the_page_width(tmp_path):
+    # a review found them shrunk on a page (02's three panels 14 inches wide, 08's rows 11 to 13 inches) so that
+    # their smallest text showed at 6.75 to 7.95 px
+    use_style()  # the notebooks' style
+    discounts = list(read_table(RESULTS / "02_top_share.csv")["discount"])
+    figures = {"02_discount_functions": discount_plots.discount_panels(discounts, 10**7), **_movielens_figures()}
+    shown = {name: shown_text_px(saved_layout(fig, tmp_path, name)) for name, fig in figures.items()}
+    assert min(shown.values()) >= MIN_TEXT_PX, shown

@@ -155,6 +155,22 @@ def reader_columns(count: int, panel_width: float) -> int:
     return max(1, min(count, math.floor(READER_WIDTH_IN / panel_width)))
 
 
+#: The margin (inches) a notebook's figure is saved with on each side (``savefig.pad_inches``, Matplotlib's default).
+NOTEBOOK_SAVE_PAD_INCHES = 0.1
+
+
+def reader_panel_width(cols: int) -> float:
+    """The widest panel (inches) of which ``cols`` side by side, with the saved margins, fit in
+    :data:`READER_WIDTH_IN`: a row of them is shown at its own size, its text as large as it was drawn.
+
+    >>> round(reader_panel_width(2), 2), round(reader_panel_width(3), 2)
+    (4.38, 2.92)
+    """
+    if cols < 1:
+        raise ValueError(f"cols must be at least 1, got {cols!r}")
+    return (READER_WIDTH_IN - 2 * NOTEBOOK_SAVE_PAD_INCHES) / cols
+
+
 def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **kw: Any) -> tuple[Figure, np.ndarray]:
     """A figure and its flat axes: ``count`` panels of ``size`` inches in rows of ``cols``, room below for a legend."""
     fig, axes, _ = cell_grid(range(math.ceil(count / cols)), range(cols), size, **kw)

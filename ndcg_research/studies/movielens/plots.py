@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ...pipeline import style
@@ -14,12 +15,22 @@ from ...pipeline.headlines import Headline
 from ...pipeline.style import centre_and_bars, column_discount_styles, column_figure, plotted_column, round_significant
 from ...simulation.tables import read_table
 
+#: The size (inches) of a panel in a row of two: both fit the width a page shows a figure at, unshrunk (at 5.5 to 6.2
+#: inches each the rows were shrunk to about 0.7, their 7-point legends to 6.8 px).
+PAIR_PANEL = (style.reader_panel_width(2), 3.8)
+
+
+def _legend_below(fig: Figure, ax: Axes, ncols: int) -> None:
+    """``ax``'s legend entries below the panels (inside a panel as wide as the page allows it hid lines and bars)."""
+    style.legend_below(fig, list(zip(*ax.get_legend_handles_labels(), strict=True)), ncols=ncols)
+
 
 def ranker_means_panels(
     table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
 ) -> Figure:
     """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list)."""
-    fig, axes, cells = style.cell_grid([None], cutoffs, (6.2, 3.6), pad=0.0)
+    width = min(6.2, style.reader_panel_width(len(cutoffs)))  # side by side, as wide as the page shows
+    fig, axes, cells = style.cell_grid([None], cutoffs, (width, 3.6), pad=0.0)
     for ax, (_, cutoff) in cells:
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
@@ -38,9 +49,12 @@ def list_length_panels(
     means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str], gain: str
 ) -> Figure:
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
-    discount; shaded: the lengths at which every user's share of test items is kept."""
-    cols = (len(discounts) + 1) // 2
-    fig, axes, _ = style.cell_grid(range(2), range(cols), (3.2, 3.1), pad=0.0, sharex=True)
+    discount; shaded: the lengths at which every user's share of test items is kept; the legend in the first empty
+    cell (else in the first panel)."""
+    width = style.reader_panel_width(3)  # three columns fit the page (four, 12.8 inches, were shrunk to 0.7)
+    cols = style.reader_columns(len(discounts), width)
+    rows = -(-len(discounts) // cols)
+    fig, axes, _ = style.cell_grid(range(rows), range(cols), (width, 2.9), pad=0.0, sharex=True)
     x = info["mean_length"].to_numpy(dtype=float)
     kept = info.loc[info.users_with_share_kept >= 0.999, "mean_length"]
     for ax, d in zip(axes.flat, discounts, strict=False):
@@ -50,11 +64,19 @@ def list_length_panels(
             style.band_line(ax, x, *band, 0.2, color=f"C{c}", marker="o", ms=3, label=s)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
-        ax.set(xscale="log", title=d, xlabel="list length n" if ax in axes[-1] else "")
+        ax.set(xscale="log", title=d)
+    for i, ax in enumerate(axes.flat[: len(discounts)]):
+        if i + cols >= len(discounts):  # no panel below (an empty cell or the last row): n labelled here
+            ax.tick_params(axis="x", labelbottom=True)
+            ax.set_xlabel("list length n")
     for ax in axes.flat[len(discounts) :]:
         ax.axis("off")
     style.label_rows(axes.flat, cols, "mean nDCG (95% interval)")
-    axes.flat[0].legend(fontsize=7, loc="upper right")
+    handles = axes.flat[0].get_legend_handles_labels()
+    if len(discounts) < axes.size:
+        axes.flat[len(discounts)].legend(*handles, fontsize=8, loc="center", frameon=False)
+    else:
+        axes.flat[0].legend(*handles, fontsize=8, loc="upper right")
     return fig
 
 
@@ -69,7 +91,7 @@ def list_length_distinguishability_panels(
 ) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
     length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs."""
-    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
+    fig, (axes,), _ = style.cell_grid([None], range(2), PAIR_PANEL, pad=0.5)
     x = info["mean_length"].to_numpy(dtype=float)
     for c, d in enumerate(discounts):
         t = pairs[(pairs.gain == gain) & (pairs.discount == d)]
@@ -79,7 +101,7 @@ def list_length_distinguishability_panels(
     left = dict(ylabel=f"significant pairs (of {n_pairs})", title="paired t test, Holm, 5%")
     axes[0].set(xscale="log", xlabel="list length n", **left)
     axes[1].set(xscale="log", xlabel="list length n", ylabel="median |d_z| over pairs", title="standardized paired gap")
-    axes[1].legend(fontsize=7, loc="upper left")
+    _legend_below(fig, axes[0], ncols=4)
     return fig
 
 
@@ -87,7 +109,7 @@ def query_set_panels(
     power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
 ) -> Figure:
     """Discriminative power (left) and swap rate (right) of each discount against the number of users."""
-    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
+    fig, (axes,), _ = style.cell_grid([None], range(2), PAIR_PANEL, pad=0.5)
     for c, d in enumerate(discounts):
         line = dict(marker="o", ms=3, color=f"C{c}", label=d)
         t = power[(power.gain == gain) & (power.discount == d)]
@@ -100,7 +122,7 @@ def query_set_panels(
     for ax, ticks in ((axes[0], sorted(set(power.users))), (axes[1], sorted(set(swaps["size"])))):
         ax.set_xticks(ticks, [str(t) for t in ticks])
         ax.minorticks_off()
-    axes[0].legend(fontsize=7, loc="upper left")
+    _legend_below(fig, axes[0], ncols=4)
     return fig
 
 
@@ -112,7 +134,8 @@ def convention_panels(
     measures: Sequence[str],
 ) -> Figure:
     """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure)."""
-    fig, axes, cells = style.cell_grid(depths, measures, (5.6, 3.4), pad=0.0, sharey=True)
+    width = min(5.6, style.reader_panel_width(len(measures)))  # a row as wide as the page shows, unshrunk
+    fig, axes, cells = style.cell_grid(depths, measures, (width, 3.4), pad=0.5, sharey=True)
     for ax, (depth, measure) in cells:
         for c, s in enumerate(systems):
             t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
@@ -123,7 +146,7 @@ def convention_panels(
         ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
         ax.set_xlabel("mean (95% interval)")
     axes[0, 0].invert_yaxis()
-    axes[0, -1].legend(fontsize=7, loc="lower right")
+    _legend_below(fig, axes[0, 0], ncols=3)
     return fig
 
 
@@ -137,7 +160,7 @@ def cutoff_panels(
 ) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
     different and the decisions that change from the whole list (right)."""
-    fig, (axes,), _ = style.cell_grid([None], range(2), (5.5, 3.8), pad=0.0)
+    fig, (axes,), _ = style.cell_grid([None], range(2), PAIR_PANEL, pad=0.0)
     xk = np.arange(len(cutoffs))
     names = ["whole" if k == "all" else f"@{k}" for k in cutoffs]
     for c, s in enumerate(systems):
@@ -153,7 +176,7 @@ def cutoff_panels(
     axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
     for ax in axes:
         ax.set_xticks(xk, names)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=8)
     return fig
 
 
