@@ -205,9 +205,9 @@ def bench_batch(recorder, n_queries, n_docs, k, rounds, seed, *, with_trec=True)
 
     task = f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, continuous scores"
     tools = "scikit-learn's ndcg_score" + (" and pytrec_eval's evaluate()" if with_trec else "")
-    faster = f"{t['sklearn'] / t['ours']:.0f}x faster than scikit-learn's ndcg_score"
+    faster = f"{t['sklearn'] / t['ours']:.1f}x faster than scikit-learn's ndcg_score"
     if with_trec:
-        faster += f", {t['trec'] / t['ours']:.0f}x faster than pytrec_eval's evaluate() with {measure}"
+        faster += f", {t['trec'] / t['ours']:.1f}x faster than pytrec_eval's evaluate() with {measure}"
     recorder.row(
         f"{task}: ndcg_from_scores against {tools}",
         f"{t['ours'] * 1e3:.0f} ms; {faster} (on one thread: {t['sklearn'] / t['ours one thread']:.0f}x "
@@ -260,7 +260,7 @@ def bench_tied(recorder, n_queries, n_docs, k, rounds, seed, *, levels=5):
     recorder.row(
         f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, {levels} score levels (tie groups "
         f"straddle rank {k}), ties averaged: ndcg_from_scores against scikit-learn's ndcg_score",
-        f"{t['ours'] * 1e3:.0f} ms; {t['sklearn'] / t['ours']:.0f}x faster than scikit-learn "
+        f"{t['ours'] * 1e3:.0f} ms; {t['sklearn'] / t['ours']:.1f}x faster than scikit-learn "
         f"({t['sklearn'] / t['ours one thread']:.0f}x on one thread); best of {rounds} rounds",
         ">= 10x faster",
         met=t["sklearn"] / t["ours"] >= 10,
