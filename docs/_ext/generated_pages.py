@@ -22,8 +22,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sphinx.errors import ConfigError
-
 from ndcg_research.findings.render import README_END, README_START, for_site
 from ndcg_research.pipeline.figures import seed_text
 
@@ -187,9 +185,10 @@ def write(page: Path, text: str) -> None:
 
 
 def check_source_directory(app, config) -> None:
-    """Refuse another source directory than the repository root (``sphinx-build docs SITE``) in one line."""
+    """Refuse another source directory than the repository root (``sphinx-build docs SITE``), naming the cause
+    (a plain exception: the test environment has no Sphinx, and Sphinx reports any exception of a handler)."""
     if not (Path(app.srcdir) / "docs" / "conf.py").is_file():
-        raise ConfigError(
+        raise RuntimeError(
             f"the source directory must be the repository root, got {app.srcdir}: build with "
             "`python3 tasks.py docs`, or `python -m sphinx -c docs -b html . build/site` from the root"
         )
